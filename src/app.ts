@@ -1,0 +1,49 @@
+import express, { type Express } from "express";
+import { MockContext } from "./context.js";
+import { errorHandler, notFound } from "./http/fallback.js";
+import { readFixtures } from "./store/fixtures.js";
+import type { MockOptions } from "./options.js";
+import { controlPlane } from "./control-plane/index.js";
+import { agentServer } from "./agent-server/index.js";
+import { tracingService } from "./tracing/index.js";
+import { adminApi } from "./admin/index.js";
+import { MockControl } from "./mock-control.js";
+
+/**
+ * Builds the mock as an express app without listening (for supertest, or to mount in your own server).
+ * Fixtures and scenarios are read synchronously here; a bad file throws a LoadError naming file,
+ * JSON pointer and reason. The app's control surface (feedback, requests, reset…) is `mockOf(app)`.
+ *
+ * @example
+ * const app = createApp({ seed: 42 });
+ * await request(app).get("/v2/auth/providers").expect(200);
+ * mockOf(app).reset();
+ */
+export function createApp(options: MockOptions = {}): Express {
+  const ctx = new MockContext(options);
+  const fixtures = readFixtures(options.fixtures);
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  // One pipeline for all four services: they live under disjoint paths (DESIGN §1).
+  app.use(ctx.journal.middleware());
+  const agent = agentServer(ctx, options.scenarios ?? []);
+  app.use("/_mock", adminApi(ctx, agent));
+  app.use("/api/v1", tracingService(ctx));
+  app.use(controlPlane(ctx, fixtures));
+  app.use(agent.router);
+  fixtures.finish();
+  app.use(notFound(ctx.routes));
+  app.use(errorHandler());
+  ctx.markStarted();
+  app.locals.mock = new MockControl(ctx, agent);
+  return app;
+}
+
+/** The control surface of an app made by createApp(). */
+export function mockOf(app: Express): MockControl {
+  const control = app.locals.mock as MockControl | undefined;
+  if (!control) throw new TypeError("mockOf() takes an app made by createApp()");
+  return control;
+}

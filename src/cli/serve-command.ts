@@ -1,0 +1,63 @@
+import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
+import { startMockServer, ListenError } from "../server.js";
+import { LoadError } from "../core/load-error.js";
+import { BUNDLED_SCENARIOS, type LifecycleMode } from "../options.js";
+import { serveOptions } from "./shared-options.js";
+
+type ServeArgs = {
+  port: number;
+  host: string;
+  seed?: string;
+  fixtures?: string[];
+  scenarios?: string[];
+  "api-key"?: string;
+  "admin-token"?: string;
+  "tracing-port"?: number;
+  lifecycle: string;
+  "lifecycle-step": string;
+  "heartbeat-ms": number;
+  "body-limit": string;
+};
+
+/** `agent-platform-mock [serve]`: start the mock and print `Listening on http://HOST:PORT`. */
+export const serveCommand: CommandModule<object, ServeArgs> = {
+  command: ["serve", "$0"],
+  describe: "Serve the control plane, agent server and tracing service on one port",
+  builder: (yargs: Argv) => yargs.options(serveOptions).check((argv) => {
+    if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new Error(`--port must be a whole number from 0 to 65535; got ${argv.port}`);
+    const tp = argv["tracing-port"];
+    if (tp !== undefined && (!Number.isInteger(tp) || tp < 0 || tp > 65535)) throw new Error(`--tracing-port must be a whole number from 0 to 65535; got ${tp}`);
+    return true;
+  }) as unknown as Argv<ServeArgs>,
+  handler: async (argv: ArgumentsCamelCase<ServeArgs>) => {
+    try {
+      const mock = await startMockServer({
+        port: argv.port,
+        host: argv.host,
+        seed: argv.seed,
+        fixtures: argv.fixtures,
+        scenarios: argv.scenarios ?? [BUNDLED_SCENARIOS],
+        apiKey: argv["api-key"],
+        adminToken: argv["admin-token"],
+        tracingPort: argv["tracing-port"],
+        lifecycle: argv.lifecycle as LifecycleMode,
+        lifecycleStep: argv["lifecycle-step"],
+        heartbeatMs: argv["heartbeat-ms"],
+        bodyLimit: argv["body-limit"],
+      });
+      process.stdout.write(`Listening on ${mock.url}\n`);
+      if (mock.tracingUrl !== mock.url) process.stdout.write(`Tracing service on ${mock.tracingUrl}\n`);
+      const stop = () => {
+        void mock.close().then(() => process.exit(0));
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    } catch (err) {
+      if (err instanceof LoadError || err instanceof ListenError) {
+        process.stderr.write(`agent-platform-mock: ${err.message}\n`);
+        process.exit(err instanceof LoadError ? 2 : 1);
+      }
+      throw err;
+    }
+  },
+};

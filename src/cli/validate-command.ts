@@ -1,0 +1,35 @@
+import type { Argv, CommandModule } from "yargs";
+import { formatProblem, type LoadProblem } from "../core/load-error.js";
+import { readDocuments } from "../core/read-documents.js";
+import { validateFixtureFiles } from "../store/fixtures.js";
+import { validateScenarioDocuments } from "../agent-server/scenario-validation.js";
+
+/**
+ * `agent-platform-mock validate <files…>`: checks fixture and scenario files and names each problem.
+ * A file is taken as a scenario file when it is YAML or has a `name` and `turns`/`events`/`match`
+ * at the top (or is a list of such); otherwise as a fixture file.
+ */
+export const validateCommand: CommandModule<object, { files: string[] }> = {
+  command: "validate <files..>",
+  describe: "Check fixture and scenario files without starting the mock",
+  builder: (yargs: Argv) => yargs.positional("files", { type: "string", array: true, demandOption: true, describe: "Files or folders" }) as unknown as Argv<{ files: string[] }>,
+  handler: (argv) => {
+    const problems: LoadProblem[] = [];
+    const docs = readDocuments(argv.files, problems, true);
+    const scenarioDocs = docs.filter(looksLikeScenarios);
+    const fixtureFiles = docs.filter((d) => !scenarioDocs.includes(d)).map((d) => d.file);
+    if (fixtureFiles.length) problems.push(...validateFixtureFiles(fixtureFiles));
+    problems.push(...validateScenarioDocuments(scenarioDocs));
+    if (problems.length) {
+      process.stderr.write(`${problems.length} problem${problems.length === 1 ? "" : "s"} found:\n${problems.map(formatProblem).join("\n")}\n`);
+      process.exit(1);
+    }
+    process.stdout.write(`OK: ${docs.length} file${docs.length === 1 ? "" : "s"} valid (${fixtureFiles.length} fixture, ${scenarioDocs.length} scenario)\n`);
+  },
+};
+
+function looksLikeScenarios(doc: { file: string; content: unknown }): boolean {
+  if (/\.ya?ml$/i.test(doc.file)) return true;
+  const items = Array.isArray(doc.content) ? doc.content : [doc.content];
+  return items.some((item) => item !== null && typeof item === "object" && "name" in item && ("turns" in item || "events" in item || "match" in item));
+}

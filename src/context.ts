@@ -1,0 +1,76 @@
+import type { Request } from "express";
+import { MockClock } from "./core/clock.js";
+import { Random, type RandomState } from "./core/random.js";
+import { parseDuration } from "./core/duration.js";
+import { Journal, DEFAULT_JOURNAL } from "./http/journal.js";
+import { RouteTable } from "./http/route-table.js";
+import { Store } from "./store/store.js";
+import type { LifecycleMode, MockOptions } from "./options.js";
+
+/** What `POST /_mock/reset` and `mock.reset(scope)` accept. */
+export type ResetScope = "all" | "store" | "feedback" | "journal" | "scenarios";
+
+/**
+ * Everything one mock instance owns, handed to each service module. Nothing here is global: two
+ * mocks in one process (two test files in one worker) never see each other's state.
+ */
+export class MockContext {
+  readonly clock: MockClock;
+  readonly random: Random;
+  readonly store = new Store();
+  readonly journal: Journal;
+  readonly routes = new RouteTable();
+  readonly lifecycle: LifecycleMode;
+  readonly lifecycleStepMs: number;
+  readonly heartbeatMs: number;
+  private readonly resetHooks: { scope: ResetScope; run: () => void }[] = [];
+  private randomStart: RandomState | undefined;
+
+  constructor(readonly options: MockOptions) {
+    const seeded = options.seed !== undefined && options.seed !== null && options.seed !== "";
+    const start = options.clock?.start ? Date.parse(options.clock.start) : undefined;
+    if (start !== undefined && Number.isNaN(start)) throw new Error(`clock.start is not an ISO instant: ${options.clock?.start}`);
+    this.clock = new MockClock({ mode: seeded ? "fixed" : "real", start, autoAdvance: options.clock?.autoAdvance });
+    this.random = new Random(seeded ? options.seed : undefined);
+    this.journal = new Journal(this.clock, { ...DEFAULT_JOURNAL, ...options.journal });
+    this.lifecycle = options.lifecycle ?? "immediate";
+    const step = parseDuration(options.lifecycleStep ?? "30s");
+    if (step === undefined) throw new Error(`lifecycleStep is not a duration: ${options.lifecycleStep}`);
+    this.lifecycleStepMs = step;
+    this.heartbeatMs = options.heartbeatMs ?? 5000;
+  }
+
+  /** The origin the mock's own URLs are built on: the configured public URL, else the request's. */
+  baseUrl(req?: Request): string {
+    if (this.options.publicUrl) return this.options.publicUrl.replace(/\/+$/, "");
+    if (req) return `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`;
+    return "http://127.0.0.1:8123";
+  }
+
+  /** The tracing service's origin (`{tracing_url}` in the spec). */
+  tracingUrl(req?: Request): string {
+    return this.options.tracingUrl ? this.options.tracingUrl.replace(/\/+$/, "") : this.baseUrl(req);
+  }
+
+  /** Something else to put back on reset (scenario registry, in-flight lifecycle, …). */
+  onReset(scope: ResetScope, run: () => void): void {
+    this.resetHooks.push({ scope, run });
+  }
+
+  /** Marks the current state as the one reset() returns to; called once start-up loading is done. */
+  markStarted(): void {
+    this.store.snapshot();
+    this.randomStart = this.random.checkpoint();
+  }
+
+  reset(scope: ResetScope = "all"): void {
+    if (scope === "all" || scope === "store") this.store.restore("store");
+    if (scope === "all" || scope === "feedback") this.store.restore("feedback");
+    if (scope === "all" || scope === "journal") this.journal.clear();
+    if (scope === "all") {
+      this.clock.reset();
+      if (this.randomStart) this.random.restore(this.randomStart);
+    }
+    for (const hook of this.resetHooks) if (scope === "all" || hook.scope === scope) hook.run();
+  }
+}

@@ -1,0 +1,46 @@
+import { HttpError, detailError, validationError } from "../http/http-error.js";
+import type { BodyProblem } from "../http/json-body.js";
+
+/**
+ * Every error the control plane answers with, in the real service's FastAPI shape (DESIGN §2,
+ * control-plane-notes §3). Texts marked [real] were seen from the real service; the others are the
+ * mock's choice where the real text is unknown, recorded in docs/decisions/.
+ */
+export const controlPlaneErrors = {
+  /** Missing or wrong X-Api-Key. [real, main LangSmith API] */
+  invalidToken: () => detailError(401, "Invalid token"),
+  /** Body that is not JSON: FastAPI's json_invalid entry. */
+  badBody: (problem: BodyProblem): HttpError =>
+    problem.kind === "too_large"
+      ? detailError(413, "Request Entity Too Large")
+      : validationError([{ type: "json_invalid", loc: ["body", problem.position], msg: "JSON decode error", input: {}, ctx: { error: jsonDecodeReason(problem.message) } }]),
+
+  // OAuth providers
+  providerNotFound: (providerId: string) => detailError(404, `OAuth provider '${providerId}' not found.`),
+  providerExists: (providerId: string) => detailError(409, `OAuth provider with provider_id '${providerId}' already exists.`),
+  /** One step of MCP discovery failed (DESIGN §2): names the step and the URL. */
+  mcpDiscoveryFailed: (step: string, url: string, why: string) => detailError(400, `MCP discovery failed at ${step} (${url}): ${why}`),
+
+  // Integrations
+  integrationNotFound: (integrationId: string) => detailError(404, `Integration ID ${integrationId} not found.`),
+
+  // Deployments and revisions
+  /** [real] */
+  deploymentNotFound: (deploymentId: string) => detailError(404, `Deployment ID ${deploymentId} not found.`),
+  revisionNotFound: (revisionId: string) => detailError(404, `Revision ID ${revisionId} not found.`),
+  /** [real] e.g. "'source_revision_config.repo_ref' is required for 'github' source" */
+  sourceConfig: (reason: string) => detailError(400, `Source configuration error: ${reason}`),
+  invalidName: (name: string) =>
+    detailError(400, `Invalid deployment name '${name}'. Names must start with a lowercase letter and contain only lowercase letters, digits and hyphens (at most 63 characters).`),
+  duplicateName: (name: string) => detailError(409, `Deployment with name '${name}' already exists.`),
+  unknownIntegration: (integrationId: string) => detailError(400, `Integration ID ${integrationId} not found.`),
+  immutableField: (field: string) => detailError(400, `Field '${field}' cannot be changed once the deployment is created.`),
+};
+
+/** Python's json module wording for the most common syntax errors, as FastAPI reports them in ctx.error. */
+function jsonDecodeReason(message: string): string {
+  if (/Unexpected end|Unterminated/.test(message)) return "Expecting value";
+  if (/property name/.test(message)) return "Expecting property name enclosed in double quotes";
+  if (/Expected ',' or '}'/.test(message)) return "Expecting ',' delimiter";
+  return "Expecting value";
+}

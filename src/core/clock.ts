@@ -1,0 +1,134 @@
+/**
+ * The mock's clock. Every timestamp the mock writes and every wait it makes (stream delays, heartbeats,
+ * token expiry, deployment lifecycle) reads this clock, so tests move time instead of sleeping.
+ *
+ * - "fixed" (used with a seed): starts at a fixed instant and moves only when advanced. A `sleep()` on
+ *   a fixed clock jumps the clock forward to its deadline (virtual time) unless `autoAdvance` is off,
+ *   in which case it waits until a test advances the clock past the deadline.
+ * - "real" (no seed): wall time plus whatever offset tests added with `advance()`/`set()`.
+ */
+export type ClockMode = "fixed" | "real";
+
+export interface ClockOptions {
+  mode: ClockMode;
+  /** Start instant for a fixed clock (ms since epoch). */
+  start?: number;
+  /** Fixed clock only: whether a sleep moves time forward by itself (default true). */
+  autoAdvance?: boolean;
+}
+
+/** Where a seeded mock's clock starts, unless the options say otherwise. */
+export const DEFAULT_FIXED_START = Date.parse("2026-01-15T09:00:00.000Z");
+
+interface Sleeper {
+  due: number;
+  seq: number;
+  resolve: () => void;
+  timer?: NodeJS.Timeout;
+}
+
+export class MockClock {
+  readonly mode: ClockMode;
+  autoAdvance: boolean;
+  private readonly start: number;
+  private fixedNow: number;
+  private offset = 0;
+  private sleepers: Sleeper[] = [];
+  private seq = 0;
+  private listeners = new Set<(now: number) => void>();
+
+  constructor(options: ClockOptions) {
+    this.mode = options.mode;
+    this.start = options.start ?? DEFAULT_FIXED_START;
+    this.fixedNow = this.start;
+    this.autoAdvance = options.autoAdvance ?? true;
+  }
+
+  now(): number {
+    return this.mode === "fixed" ? this.fixedNow : Date.now() + this.offset;
+  }
+
+  /** The current time as the Python services write it: microseconds and an explicit UTC offset. */
+  isoNow(): string {
+    return formatTimestamp(this.now());
+  }
+
+  advance(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError("the clock only moves forward");
+    if (this.mode === "fixed") this.fixedNow += ms;
+    else this.offset += ms;
+    this.changed();
+  }
+
+  set(instant: number): void {
+    if (this.mode === "fixed") this.fixedNow = instant;
+    else this.offset = instant - Date.now();
+    this.changed();
+  }
+
+  /** Back to the instant the clock started at (fixed) or to wall time (real). */
+  reset(): void {
+    this.fixedNow = this.start;
+    this.offset = 0;
+    this.changed();
+  }
+
+  /** Resolves once the clock has reached now + ms; rejects with the signal's reason if aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const sleeper: Sleeper = { due: this.now() + Math.max(0, ms), seq: this.seq++, resolve: () => finish() };
+      const finish = () => {
+        this.remove(sleeper);
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        this.remove(sleeper);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.sleepers.push(sleeper);
+      if (this.mode === "real") {
+        sleeper.timer = setTimeout(finish, Math.max(0, ms));
+      } else if (this.autoAdvance) {
+        // Let every request already in flight take its turn first, so concurrent work interleaves
+        // the same way each run; then jump to this sleeper's deadline if nothing else did.
+        setImmediate(() => {
+          if (this.sleepers.includes(sleeper) && this.fixedNow < sleeper.due) this.set(sleeper.due);
+          else if (this.sleepers.includes(sleeper)) this.wakeDue();
+        });
+      } else if (ms <= 0) {
+        setImmediate(() => this.wakeDue());
+      }
+    });
+  }
+
+  /** Called with the new time whenever the clock is moved by advance(), set() or reset(). */
+  onChange(listener: (now: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.wakeDue();
+    for (const listener of this.listeners) listener(this.now());
+  }
+
+  private wakeDue(): void {
+    const now = this.now();
+    const due = this.sleepers.filter((s) => s.due <= now).sort((a, b) => a.due - b.due || a.seq - b.seq);
+    for (const sleeper of due) sleeper.resolve();
+  }
+
+  private remove(sleeper: Sleeper): void {
+    if (sleeper.timer) clearTimeout(sleeper.timer);
+    const i = this.sleepers.indexOf(sleeper);
+    if (i >= 0) this.sleepers.splice(i, 1);
+  }
+}
+
+/** `2026-01-15T09:00:00.000000+00:00`: the form the real (Python) services use on the wire. */
+export function formatTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000+00:00");
+}

@@ -1,0 +1,47 @@
+/**
+ * JSON helpers that treat every key — `__proto__` and `constructor` included — as data.
+ * JSON.parse already creates such keys as own properties; the danger is code that later copies them
+ * with assignment (`target[key] = …`, Object.assign), which would set a prototype instead. Everything
+ * in the mock that copies or merges client-supplied objects goes through these helpers.
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Defines `key` as an own, enumerable data property, whatever its name. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+export function getOwn(source: unknown, key: string): unknown {
+  return isPlainObject(source) && Object.hasOwn(source, key) ? source[key] : undefined;
+}
+
+/**
+ * Deep merge for fixture and scenario data: objects merge key by key, anything else (arrays included)
+ * is replaced. Returns a new object; neither input is changed.
+ */
+export function deepMerge<T>(base: T, override: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(override)) return (override === undefined ? base : override) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(base)) setOwn(out, key, base[key]);
+  for (const key of Object.keys(override)) {
+    const value = override[key];
+    setOwn(out, key, Object.hasOwn(out, key) ? deepMerge(out[key], value) : value);
+  }
+  return out as T;
+}
+
+/** A shallow copy with some keys left out (used to drop fixture-only keys and secrets). */
+export function omit<T extends Record<string, unknown>>(source: T, keys: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) if (!keys.includes(key)) setOwn(out, key, source[key]);
+  return out as T;
+}
+
+/** JSON pointer (RFC 6901) for a path of keys and indexes. */
+export function toPointer(path: readonly (string | number)[]): string {
+  return path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+}

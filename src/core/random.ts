@@ -1,0 +1,135 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { Faker, en } from "@faker-js/faker";
+
+/**
+ * The one source of randomness of a mock instance. With a seed every value it hands out (ids, tokens,
+ * faker output, jitter) is the same on every run; without one it falls back to crypto randomness.
+ * Its state can be saved and restored, so `reset()` replays the same sequence.
+ */
+export class Random {
+  readonly seeded: boolean;
+  readonly faker: Faker;
+  private state: [number, number, number, number];
+  private readonly seedText: string;
+
+  constructor(seed?: number | string) {
+    this.seeded = seed !== undefined && seed !== null && seed !== "";
+    this.seedText = this.seeded ? String(seed) : randomBytes(16).toString("hex");
+    this.state = hashSeed(this.seedText);
+    this.faker = new Faker({ locale: [en] });
+    this.faker.seed(this.int(0, 2 ** 31 - 1));
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    // sfc32: small, fast and well distributed; good enough for test data.
+    let [a, b, c, d] = this.state;
+    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    this.state = [a, b, c, d];
+    return (t >>> 0) / 4294967296;
+  }
+
+  /** An integer in [min, max], both inclusive. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error("Random.pick needs at least one item");
+    return items[this.int(0, items.length - 1)] as T;
+  }
+
+  bytes(n: number): Buffer {
+    if (!this.seeded) return randomBytes(n);
+    const out = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) out[i] = Math.floor(this.next() * 256);
+    return out;
+  }
+
+  hex(chars: number): string {
+    return this.bytes(Math.ceil(chars / 2)).toString("hex").slice(0, chars);
+  }
+
+  /** A random (version 4) UUID. */
+  uuid4(): string {
+    if (!this.seeded) return randomUUID();
+    const b = this.bytes(16);
+    b[6] = ((b[6] as number) & 0x0f) | 0x40;
+    b[8] = ((b[8] as number) & 0x3f) | 0x80;
+    return formatUuid(b);
+  }
+
+  /** A time-ordered (version 7) UUID, as the Python agent server uses for run ids. */
+  uuid7(unixMs: number): string {
+    const b = this.bytes(16);
+    const ms = BigInt(Math.max(0, Math.floor(unixMs)));
+    for (let i = 0; i < 6; i++) b[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+    b[6] = ((b[6] as number) & 0x0f) | 0x70;
+    b[8] = ((b[8] as number) & 0x3f) | 0x80;
+    return formatUuid(b);
+  }
+
+  /** A number fixed by the seed and the label (random without a seed): seeds for per-record generators. */
+  seedFor(label: string): number {
+    if (!this.seeded) return randomBytes(4).readUInt32LE(0) >>> 1;
+    return createHash("sha256").update(`${this.seedText}/${label}`).digest().readUInt32LE(0) >>> 1;
+  }
+
+  /** A child generator whose sequence depends only on this seed and the label, not on call order. */
+  derive(label: string): Random {
+    return new Random(this.seeded ? `${this.seedText}/${label}` : undefined);
+  }
+
+  /**
+   * Marks the current point of the sequence so that restore() can return to it. Faker keeps its own
+   * generator whose state cannot be read, so it is re-seeded from ours here and again on restore().
+   */
+  checkpoint(): RandomState {
+    const saved = [...this.state] as RandomState;
+    this.faker.seed(fakerSeedFrom(saved));
+    return saved;
+  }
+
+  restore(saved: RandomState): void {
+    this.state = [...saved] as RandomState;
+    this.faker.seed(fakerSeedFrom(saved));
+  }
+}
+
+export type RandomState = [number, number, number, number];
+
+function fakerSeedFrom(state: RandomState): number {
+  return (state[0] ^ state[1] ^ state[2] ^ state[3]) >>> 1;
+}
+
+/** uuid5 (SHA-1, RFC 4122 §4.3) — the agent server derives default assistant ids this way. */
+export function uuid5(name: string, namespace: string): string {
+  const ns = Buffer.from(namespace.replace(/-/g, ""), "hex");
+  const hash = createHash("sha1").update(ns).update(name, "utf8").digest();
+  const b = hash.subarray(0, 16);
+  b[6] = ((b[6] as number) & 0x0f) | 0x50;
+  b[8] = ((b[8] as number) & 0x3f) | 0x80;
+  return formatUuid(b);
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID_PATTERN.test(value);
+}
+
+function formatUuid(b: Buffer): string {
+  const h = b.toString("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+function hashSeed(text: string): [number, number, number, number] {
+  const d = createHash("sha256").update(text).digest();
+  return [d.readUInt32LE(0), d.readUInt32LE(4), d.readUInt32LE(8), d.readUInt32LE(12)];
+}

@@ -1,0 +1,39 @@
+import express from "express";
+import type { ErrorRequestHandler, RequestHandler } from "express";
+
+/** Default limit for request bodies; the CLI's --body-limit changes it. */
+export const DEFAULT_BODY_LIMIT = "1mb";
+
+/**
+ * Parses every request body as JSON whatever its Content-Type (browsers posting feedback often send
+ * text/plain to avoid a preflight). An empty body leaves `req.body` undefined.
+ */
+export function jsonBody(limit: string = DEFAULT_BODY_LIMIT): RequestHandler {
+  return express.json({ limit, strict: false, type: () => true });
+}
+
+/** Why a body could not be read, for a service's catalogue to turn into its own error shape. */
+export interface BodyProblem {
+  kind: "malformed" | "too_large";
+  /** Character position of a JSON syntax error, when known. */
+  position: number;
+  message: string;
+}
+
+export function bodyProblem(err: unknown): BodyProblem | undefined {
+  const e = err as { type?: string; message?: string } | undefined;
+  if (e?.type === "entity.parse.failed") {
+    const position = Number(/position (\d+)/.exec(e.message ?? "")?.[1] ?? 0);
+    return { kind: "malformed", position, message: e.message ?? "Invalid JSON" };
+  }
+  if (e?.type === "entity.too.large") return { kind: "too_large", position: 0, message: "Request Entity Too Large" };
+  return undefined;
+}
+
+/** An error handler that maps body problems with the given function and passes everything else on. */
+export function onBodyProblem(map: (problem: BodyProblem) => Error): ErrorRequestHandler {
+  return (err, _req, _res, next) => {
+    const problem = bodyProblem(err);
+    next(problem ? map(problem) : err);
+  };
+}

@@ -1,0 +1,41 @@
+import type { RequestHandler, Router } from "express";
+
+type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/**
+ * Every route the mock serves, by method and path pattern. Express answers an unmatched request the
+ * same way whatever the reason; the table lets the fallback tell "no such path" (404) from "path
+ * exists, wrong method" (405 with an Allow header), as the real services do.
+ */
+export class RouteTable {
+  private readonly routes: { method: string; pattern: RegExp }[] = [];
+
+  add(method: string, path: string): void {
+    this.routes.push({ method: method.toUpperCase(), pattern: patternFor(path) });
+  }
+
+  /** Methods allowed on a path, or an empty list when no route has that path. */
+  allowedMethods(path: string): string[] {
+    const methods = new Set<string>();
+    for (const route of this.routes) if (route.pattern.test(path)) methods.add(route.method);
+    return [...methods];
+  }
+
+  /** Registers handlers on an express router and records the route. `prefix` is where the router is mounted. */
+  on(router: Router, prefix = "") {
+    const add = (method: Method) => (path: string, ...handlers: RequestHandler[]) => {
+      this.add(method, prefix + path);
+      if (method === "get") this.add("head", prefix + path);
+      router[method](path, ...handlers);
+    };
+    return { get: add("get"), post: add("post"), put: add("put"), patch: add("patch"), delete: add("delete") };
+  }
+}
+
+function patternFor(path: string): RegExp {
+  const source = path
+    .split("/")
+    .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${source}/?$`);
+}

@@ -1,0 +1,91 @@
+import { schemas } from "../schemas/registry.js";
+import { isUuid } from "../core/random.js";
+import { validationError, type ValidationIssue } from "./http-error.js";
+import { toPydanticIssues, uuidProblem } from "./pydantic-issues.js";
+
+/**
+ * Request validation against the JSON Schemas, answering as FastAPI does: 422 with pydantic-style
+ * entries. Bodies are validated as sent; query and path values are strings on the wire and are
+ * converted first by the rules pydantic uses for them.
+ */
+export function validateBody<T>(ref: string, body: unknown): T {
+  const errors = schemas().checkRequest(ref, body);
+  if (errors.length) throw validationError(toPydanticIssues(errors, "body", body));
+  return body as T;
+}
+
+/**
+ * Reads the query parameters a schema declares (unknown ones are ignored, as FastAPI does), converts
+ * them and validates. A repeated key gives a list to an array parameter and its last value otherwise.
+ */
+export function validateQuery<T>(ref: string, query: Record<string, unknown>): T {
+  const registry = schemas();
+  const schema = registry.resolve(ref);
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const out: Record<string, unknown> = {};
+  for (const [name, propSchema] of Object.entries(properties)) {
+    const raw = query[name];
+    if (raw === undefined) continue;
+    const resolved = resolveProperty(ref, propSchema);
+    const type = baseType(resolved);
+    if (type === "array") {
+      const itemType = baseType(resolveProperty(ref, (resolved.items ?? {}) as Record<string, unknown>));
+      out[name] = (Array.isArray(raw) ? raw : [raw]).map((v) => coerce(String(v), itemType));
+    } else {
+      const last = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+      out[name] = coerce(String(last), type);
+    }
+  }
+  const errors = registry.checkRequest(ref, out);
+  if (errors.length) throw validationError(toPydanticIssues(errors, "query", out));
+  return out as T;
+}
+
+/** Path parameters typed `uuid` in the real services: anything else is a 422 naming the parameter. */
+export function requireUuidPath(name: string, value: string): string {
+  if (isUuid(value)) return value.toLowerCase();
+  const issue: ValidationIssue = {
+    type: "uuid_parsing",
+    loc: ["path", name],
+    msg: `Input should be a valid UUID, ${uuidProblem(value)}`,
+    input: value,
+    ctx: { error: uuidProblem(value) },
+  };
+  throw validationError([issue]);
+}
+
+function resolveProperty(ref: string, node: Record<string, unknown>): Record<string, unknown> {
+  if (typeof node.$ref === "string") {
+    const base = ref.split("#")[0];
+    return schemas().resolve(node.$ref.startsWith("#") ? `${base}${node.$ref}` : node.$ref);
+  }
+  const union = (node.anyOf ?? node.oneOf) as Record<string, unknown>[] | undefined;
+  const branch = union?.find((b) => b.type !== "null");
+  return branch ? resolveProperty(ref, branch) : node;
+}
+
+function baseType(node: Record<string, unknown>): string | undefined {
+  const t = node.type;
+  if (Array.isArray(t)) return t.find((x) => x !== "null") as string | undefined;
+  if (typeof t === "string") return t;
+  if (Array.isArray(node.enum)) return typeof node.enum[0] === "string" ? "string" : undefined;
+  return undefined;
+}
+
+const TRUE = new Set(["1", "on", "t", "true", "y", "yes"]);
+const FALSE = new Set(["0", "off", "f", "false", "n", "no"]);
+
+function coerce(text: string, type: string | undefined): unknown {
+  switch (type) {
+    case "integer":
+      return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : text;
+    case "number":
+      return text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
+    case "boolean": {
+      const lower = text.toLowerCase();
+      return TRUE.has(lower) ? true : FALSE.has(lower) ? false : text;
+    }
+    default:
+      return text;
+  }
+}

@@ -1,0 +1,51 @@
+import { fileURLToPath } from "node:url";
+import type { ScenarioInput } from "./agent-server/scenario-types.js";
+
+export type LifecycleMode = "immediate" | "timed" | "manual";
+
+/** Options of `createApp()` and `startMockServer()`; the CLI flags map onto them one to one. */
+export interface MockOptions {
+  /** One seed drives every random choice and fixes the clock's start; omit for random ids and wall time. */
+  seed?: number | string;
+  /**
+   * Fixture files or folders (JSON). Default: the bundled `fixtures/`. `false` starts empty.
+   * Fixture objects can be given directly, too.
+   */
+  fixtures?: string | readonly (string | FixtureDocument)[] | FixtureDocument | false;
+  /** Scenario files or folders (JSON or YAML), or scenario objects. Default: none for the library, the bundled `scenarios/` for the CLI. */
+  scenarios?: readonly (string | ScenarioInput)[];
+  /** Require this value in `X-Api-Key` (control plane, agent server and tracing API; never on token URLs or /_mock). */
+  apiKey?: string;
+  /** Require `Authorization: Bearer <token>` on /_mock routes. */
+  adminToken?: string;
+  /** Deployment lifecycle pace (default "immediate"). */
+  lifecycle?: LifecycleMode;
+  /** Duration of one lifecycle step in "timed" mode (default "30s"). */
+  lifecycleStep?: string;
+  clock?: {
+    /** ISO instant where a seeded clock starts (default 2026-01-15T09:00:00Z). */
+    start?: string;
+    /** Whether waits (stream delays) move a seeded clock forward by themselves (default true). */
+    autoAdvance?: boolean;
+  };
+  /** Interval of `: heartbeat` comments on idle streams (default 5000 ms of mock time). */
+  heartbeatMs?: number;
+  /** Largest accepted request body (default "1mb"). */
+  bodyLimit?: string;
+  journal?: { maxEntries?: number; maxBodyBytes?: number };
+  /**
+   * The mock's public origin, used in URLs it hands out (deployment `custom_url`, feedback URLs).
+   * `startMockServer` sets it to the bound address; with `createApp` alone it defaults to the
+   * request's own origin.
+   */
+  publicUrl?: string;
+  /** Public origin of the tracing service when it runs on its own port. */
+  tracingUrl?: string;
+}
+
+/** A fixture file's content (see docs/fixtures.md). */
+export type FixtureDocument = Record<string, unknown>;
+
+export const PACKAGE_ROOT = fileURLToPath(new URL("../", import.meta.url));
+export const BUNDLED_FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+export const BUNDLED_SCENARIOS = fileURLToPath(new URL("../scenarios/", import.meta.url));

@@ -1,0 +1,113 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp, mockOf } from "./app.js";
+import type { MockOptions } from "./options.js";
+import type { MockControl } from "./mock-control.js";
+
+export interface ServerOptions extends MockOptions {
+  /** Port to listen on; 0 (the default for the library) picks a free one. */
+  port?: number;
+  /** Interface to bind (default 127.0.0.1: the mock is not reachable from other machines). */
+  host?: string;
+  /** Also serve on this port, as a separate origin for the tracing service (0 picks a free one). */
+  tracingPort?: number;
+}
+
+export interface MockServer {
+  /** Origin of the control plane and agent server, e.g. "http://127.0.0.1:53121". */
+  url: string;
+  /** Origin of the tracing service (`{tracing_url}`); the same as `url` unless a tracing port was asked for. */
+  tracingUrl: string;
+  port: number;
+  feedback: MockControl["feedback"];
+  requests: MockControl["requests"];
+  loadScenarios: MockControl["loadScenarios"];
+  reset: MockControl["reset"];
+  clock: MockControl["clock"];
+  control: MockControl;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the mock on a real port and resolves once it is listening.
+ *
+ * @example
+ * const mock = await startMockServer({ seed: 42, scenarios: ["scenarios"] });
+ * const client = new Client({ apiUrl: mock.url });
+ * // … run the code under test …
+ * expect(mock.feedback({ key: "user_liked" })).toHaveLength(1);
+ * await mock.close();
+ */
+export async function startMockServer(options: ServerOptions = {}): Promise<MockServer> {
+  const host = options.host ?? "127.0.0.1";
+  const main = await listen(options.port ?? 0, host);
+  const tracing = options.tracingPort !== undefined ? await listen(options.tracingPort, host).catch(async (err) => {
+    await closeServer(main);
+    throw err;
+  }) : undefined;
+  const url = options.publicUrl ?? originOf(main, host);
+  const tracingUrl = options.tracingUrl ?? (tracing ? originOf(tracing, host) : url);
+  let app;
+  try {
+    app = createApp({ ...options, publicUrl: url, tracingUrl });
+  } catch (err) {
+    await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
+    throw err;
+  }
+  main.on("request", app);
+  tracing?.on("request", app);
+  const control = mockOf(app);
+  return {
+    url,
+    tracingUrl,
+    port: (main.address() as AddressInfo).port,
+    feedback: (filter) => control.feedback(filter),
+    requests: (filter) => control.requests(filter),
+    loadScenarios: (input) => control.loadScenarios(input),
+    reset: (scope) => control.reset(scope),
+    get clock() {
+      return control.clock;
+    },
+    control,
+    close: async () => {
+      await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
+    },
+  };
+}
+
+/** Thrown when the port cannot be bound; the message says which and why. */
+export class ListenError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+    this.name = "ListenError";
+  }
+}
+
+function listen(port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer({ requestTimeout: 0 });
+    // Streams stay open for a while; keep idle sockets from piling up between test requests.
+    server.keepAliveTimeout = 5_000;
+    server.once("error", (err: NodeJS.ErrnoException) => {
+      const why = err.code === "EADDRINUSE" ? "the port is already in use" : err.code === "EACCES" ? "permission denied" : err.message;
+      reject(new ListenError(`cannot listen on ${host}:${port}: ${why}`, err.code));
+    });
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+function originOf(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+  return `http://${shown}:${port}`;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
