@@ -21,9 +21,11 @@ export interface BodyProblem {
 }
 
 export function bodyProblem(err: unknown): BodyProblem | undefined {
-  const e = err as { type?: string; message?: string } | undefined;
+  const e = err as { type?: string; message?: string; body?: string } | undefined;
   if (e?.type === "entity.parse.failed") {
-    const position = Number(/position (\d+)/.exec(e.message ?? "")?.[1] ?? 0);
+    const at = /position (\d+)/.exec(e.message ?? "")?.[1];
+    // "Unexpected end of JSON input" carries no position: the error is at the end of the body.
+    const position = at !== undefined ? Number(at) : /end of JSON/.test(e.message ?? "") ? (e.body?.length ?? 0) : 0;
     return { kind: "malformed", position, message: e.message ?? "Invalid JSON" };
   }
   if (e?.type === "entity.too.large") return { kind: "too_large", position: 0, message: "Request Entity Too Large" };

@@ -1,0 +1,120 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+// The CLI is tested as users run it: the compiled bin (npm test builds before running vitest).
+const BIN = join(import.meta.dirname, "../../dist/cli.js");
+const running: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill("SIGTERM");
+});
+
+/** Starts the CLI and resolves with the URL it prints once ready. */
+function serve(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  running.push(child);
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /Listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ url: match[1] as string, child });
+    });
+    child.stderr?.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.on("exit", (code) => reject(new Error(`exited with ${code}: ${err}`)));
+  });
+}
+
+function run(args: string[]) {
+  return spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 15_000 });
+}
+
+describe("agent-platform-mock (serve)", () => {
+  it("on port 0 prints the real bound address and serves requests", async () => {
+    const { url } = await serve(["--port", "0", "--seed", "42"]);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(url).not.toMatch(/:0$/);
+    const res = await fetch(`${url}/_mock/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+
+  it("binds 127.0.0.1 by default", async () => {
+    const { url } = await serve(["--port", "0"]);
+    expect(new URL(url).hostname).toBe("127.0.0.1");
+  });
+
+  it("--api-key makes X-Api-Key required", async () => {
+    const { url } = await serve(["--port", "0", "--api-key", "k1"]);
+    const denied = await fetch(`${url}/v2/auth/providers`);
+    expect(denied.status).toBe(401);
+    expect(await denied.json()).toEqual({ detail: "Invalid token" });
+  });
+
+  it("exits non-zero with a clear message when the port is busy", async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = run(["--port", String(port)]);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is already in use`);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("exits 2 on a bad flag, naming it", () => {
+    const unknown = run(["--prot", "8123"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("Unknown argument: prot");
+    const badPort = run(["--port", "70000"]);
+    expect(badPort.status).toBe(2);
+    expect(badPort.stderr).toContain("--port must be a whole number from 0 to 65535; got 70000");
+  });
+
+  it("exits 2 on a bad fixture, naming file, pointer and reason", () => {
+    const dir = mkdtempSync(join(tmpdir(), "apm-cli-"));
+    const file = join(dir, "bad.json");
+    writeFileSync(file, JSON.stringify({ tenants: [{ id: "nope" }] }));
+    const result = run(["--port", "0", "--fixtures", file]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${file}#/tenants/0/id: must match format "uuid"; got "nope"`);
+  });
+
+  it("--help lists every option with its default", () => {
+    const result = run(["--help"]);
+    expect(result.status).toBe(0);
+    for (const flag of ["--port", "--host", "--seed", "--fixtures", "--scenarios", "--api-key", "--tracing-port", "--lifecycle"]) {
+      expect(result.stdout).toContain(flag);
+    }
+    expect(result.stdout).toContain("[default: 8123]");
+    expect(result.stdout).toContain('[default: "127.0.0.1"]');
+  });
+});
+
+describe("agent-platform-mock validate", () => {
+  it("accepts the bundled fixtures", () => {
+    const result = run(["validate", join(import.meta.dirname, "../../fixtures")]);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^OK: \d+ files? valid/);
+  });
+
+  it("names file, pointer and reason for each problem and exits 1", () => {
+    const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
+    const file = join(dir, "fixtures.json");
+    writeFileSync(file, JSON.stringify({ tenants: [{ id: "x" }], extra: true }));
+    const result = run(["validate", file]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("2 problems found:");
+    expect(result.stderr).toContain(`${file}#/extra: unknown property (not in the schema)`);
+    expect(result.stderr).toContain(`${file}#/tenants/0/id: must match format "uuid"; got "x"`);
+  });
+});

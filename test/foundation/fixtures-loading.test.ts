@@ -1,0 +1,62 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createApp, LoadError } from "../../src/index.js";
+
+function tempFile(name: string, content: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "apm-fixtures-"));
+  const file = join(dir, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+function loadError(fixtures: Parameters<typeof createApp>[0]["fixtures"]): LoadError {
+  try {
+    createApp({ seed: 1, fixtures });
+  } catch (err) {
+    expect(err).toBeInstanceOf(LoadError);
+    return err as LoadError;
+  }
+  throw new Error("expected the fixtures to be refused");
+}
+
+describe("fixture files are refused at load with file, JSON pointer and reason", () => {
+  it("a file that is not JSON names the line and column", () => {
+    const file = tempFile("broken.json", '{\n  "tenants": [\n    { "id": 1,, }\n  ]\n}\n');
+    const err = loadError([file]);
+    expect(err.problems).toHaveLength(1);
+    expect(err.problems[0]).toMatchObject({ file, pointer: "" });
+    expect(err.problems[0]?.reason).toMatch(/^invalid JSON at line 3, column \d+/);
+    expect(err.message).toContain(`${file}#: invalid JSON at line 3`);
+  });
+
+  it("an unknown section is named with its pointer", () => {
+    const file = tempFile("typo.json", JSON.stringify({ deployment: [] }));
+    const err = loadError([file]);
+    expect(err.problems).toEqual([{ file, pointer: "/deployment", reason: "unknown property (not in the schema)" }]);
+  });
+
+  it("a wrongly typed value points at the value", () => {
+    const file = tempFile("tenants.json", JSON.stringify({ tenants: [{ id: "7c9e6679-7425-40de-944b-e07fc1f90ae7" }, { id: "not-a-uuid" }] }));
+    const err = loadError([file]);
+    expect(err.problems).toEqual([{ file, pointer: "/tenants/1/id", reason: 'must match format "uuid"; got "not-a-uuid"' }]);
+  });
+
+  it("a missing file is a problem too, not a crash", () => {
+    const err = loadError(["/no/such/fixtures.json"]);
+    expect(err.problems).toEqual([{ file: "/no/such/fixtures.json", pointer: "", reason: "no such file or folder" }]);
+  });
+
+  it("every problem of every file is reported at once", () => {
+    const a = tempFile("a.json", JSON.stringify({ nope: 1 }));
+    const b = tempFile("b.json", "[");
+    const err = loadError([a, b]);
+    expect(err.problems.map((p) => p.file)).toEqual([b, a]);
+  });
+
+  it("fixtures can be given as objects, and `false` starts empty", () => {
+    expect(() => createApp({ seed: 1, fixtures: { tenants: [{ id: "7c9e6679-7425-40de-944b-e07fc1f90ae7" }] } })).not.toThrow();
+    expect(() => createApp({ seed: 1, fixtures: false })).not.toThrow();
+  });
+});
