@@ -2,6 +2,8 @@ export { createApp, mockOf } from "./app.js";
 export { startMockServer, ListenError } from "./server.js";
 export type { MockServer, ServerOptions } from "./server.js";
 export type { MockOptions, FixtureDocument, LifecycleMode } from "./options.js";
+/** Paths of the bundled fixtures/ and scenarios/ folders (pass them in `fixtures` / `scenarios`). */
+export { BUNDLED_FIXTURES, BUNDLED_SCENARIOS } from "./options.js";
 export type { MockControl } from "./mock-control.js";
 export type { ResetScope } from "./context.js";
 export type { JournalEntry, JournalFilter } from "./http/journal.js";
