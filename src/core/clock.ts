@@ -9,6 +9,9 @@
  */
 export type ClockMode = "fixed" | "real";
 
+/** What moved the clock: a test (`advance`, `set`), `reset()`, or a sleep's virtual-time jump. */
+export type ClockChange = "advance" | "set" | "reset" | "sleep";
+
 export interface ClockOptions {
   mode: ClockMode;
   /** Start instant for a fixed clock (ms since epoch). */
@@ -35,7 +38,7 @@ export class MockClock {
   private offset = 0;
   private sleepers: Sleeper[] = [];
   private seq = 0;
-  private listeners = new Set<(now: number) => void>();
+  private listeners = new Set<(now: number, cause: ClockChange) => void>();
 
   constructor(options: ClockOptions) {
     this.mode = options.mode;
@@ -57,20 +60,20 @@ export class MockClock {
     if (!(ms >= 0)) throw new RangeError("the clock only moves forward");
     if (this.mode === "fixed") this.fixedNow += ms;
     else this.offset += ms;
-    this.changed();
+    this.changed("advance");
   }
 
-  set(instant: number): void {
+  set(instant: number, cause: ClockChange = "set"): void {
     if (this.mode === "fixed") this.fixedNow = instant;
     else this.offset = instant - Date.now();
-    this.changed();
+    this.changed(cause);
   }
 
   /** Back to the instant the clock started at (fixed) or to wall time (real). */
   reset(): void {
     this.fixedNow = this.start;
     this.offset = 0;
-    this.changed();
+    this.changed("reset");
   }
 
   /** Resolves once the clock has reached now + ms; rejects with the signal's reason if aborted. */
@@ -95,7 +98,7 @@ export class MockClock {
         // Let every request already in flight take its turn first, so concurrent work interleaves
         // the same way each run; then jump to this sleeper's deadline if nothing else did.
         setImmediate(() => {
-          if (this.sleepers.includes(sleeper) && this.fixedNow < sleeper.due) this.set(sleeper.due);
+          if (this.sleepers.includes(sleeper) && this.fixedNow < sleeper.due) this.set(sleeper.due, "sleep");
           else if (this.sleepers.includes(sleeper)) this.wakeDue();
         });
       } else if (ms <= 0) {
@@ -104,15 +107,18 @@ export class MockClock {
     });
   }
 
-  /** Called with the new time whenever the clock is moved by advance(), set() or reset(). */
-  onChange(listener: (now: number) => void): () => void {
+  /**
+   * Called with the new time whenever the clock is moved by advance(), set() or reset(), and with the
+   * cause, so that a listener can tell a test moving time from a sleep's virtual-time jump.
+   */
+  onChange(listener: (now: number, cause: ClockChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private changed(): void {
+  private changed(cause: ClockChange): void {
     this.wakeDue();
-    for (const listener of this.listeners) listener(this.now());
+    for (const listener of this.listeners) listener(this.now(), cause);
   }
 
   private wakeDue(): void {
