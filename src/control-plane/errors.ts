@@ -1,5 +1,5 @@
-import { HttpError, detailError, validationError } from "../http/http-error.js";
-import type { BodyProblem } from "../http/json-body.js";
+import { HttpError, detailError } from "../http/http-error.js";
+import { fastApiBodyError, type BodyProblem } from "../http/json-body.js";
 
 /**
  * Every error the control plane answers with, in the real service's FastAPI shape (DESIGN §2,
@@ -10,10 +10,7 @@ export const controlPlaneErrors = {
   /** Missing or wrong X-Api-Key. [real, main LangSmith API] */
   invalidToken: () => detailError(401, "Invalid token"),
   /** Body that is not JSON: FastAPI's json_invalid entry. */
-  badBody: (problem: BodyProblem): HttpError =>
-    problem.kind === "too_large"
-      ? detailError(413, "Request Entity Too Large")
-      : validationError([{ type: "json_invalid", loc: ["body", problem.position], msg: "JSON decode error", input: {}, ctx: { error: jsonDecodeReason(problem.message) } }]),
+  badBody: (problem: BodyProblem): HttpError => fastApiBodyError(problem),
 
   // OAuth providers
   providerNotFound: (providerId: string) => detailError(404, `OAuth provider '${providerId}' not found.`),
@@ -36,11 +33,3 @@ export const controlPlaneErrors = {
   unknownIntegration: (integrationId: string) => detailError(400, `Integration ID ${integrationId} not found.`),
   immutableField: (field: string) => detailError(400, `Field '${field}' cannot be changed once the deployment is created.`),
 };
-
-/** Python's json module wording for the most common syntax errors, as FastAPI reports them in ctx.error. */
-function jsonDecodeReason(message: string): string {
-  if (/Unexpected end|Unterminated/.test(message)) return "Expecting value";
-  if (/property name/.test(message)) return "Expecting property name enclosed in double quotes";
-  if (/Expected ',' or '}'/.test(message)) return "Expecting ',' delimiter";
-  return "Expecting value";
-}

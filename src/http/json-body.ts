@@ -1,5 +1,6 @@
 import express from "express";
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import { HttpError, detailError, validationError } from "./http-error.js";
 
 /** Default limit for request bodies; the CLI's --body-limit changes it. */
 export const DEFAULT_BODY_LIMIT = "1mb";
@@ -38,4 +39,21 @@ export function onBodyProblem(map: (problem: BodyProblem) => Error): ErrorReques
     const problem = bodyProblem(err);
     next(problem ? map(problem) : err);
   };
+}
+
+/**
+ * FastAPI's answer to a body it cannot read: 422 with a `json_invalid` entry at the error's position
+ * (413 when too large). The control plane and the tracing service run on the same FastAPI stack.
+ */
+export function fastApiBodyError(problem: BodyProblem): HttpError {
+  if (problem.kind === "too_large") return detailError(413, "Request Entity Too Large");
+  return validationError([{ type: "json_invalid", loc: ["body", problem.position], msg: "JSON decode error", input: {}, ctx: { error: jsonDecodeReason(problem.message) } }]);
+}
+
+/** Python's json module wording for the most common syntax errors, as FastAPI reports them in ctx.error. */
+function jsonDecodeReason(message: string): string {
+  if (/Unexpected end|Unterminated/.test(message)) return "Expecting value";
+  if (/property name/.test(message)) return "Expecting property name enclosed in double quotes";
+  if (/Expected ',' or '}'/.test(message)) return "Expecting ',' delimiter";
+  return "Expecting value";
 }

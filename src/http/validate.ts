@@ -1,4 +1,4 @@
-import { schemas } from "../schemas/registry.js";
+import { SCHEMA_BASE, schemas } from "../schemas/registry.js";
 import { isUuid } from "../core/random.js";
 import { validationError, type ValidationIssue } from "./http-error.js";
 import { toPydanticIssues, uuidProblem } from "./pydantic-issues.js";
@@ -56,8 +56,8 @@ export function requireUuidPath(name: string, value: string): string {
 
 function resolveProperty(ref: string, node: Record<string, unknown>): Record<string, unknown> {
   if (typeof node.$ref === "string") {
-    const base = ref.split("#")[0];
-    return schemas().resolve(node.$ref.startsWith("#") ? `${base}${node.$ref}` : node.$ref);
+    // Relative to the schema document the property sits in: "#/$defs/X" or "other-file.json#/$defs/X".
+    return schemas().resolve(new URL(node.$ref, ref.startsWith("http") ? ref : SCHEMA_BASE + ref).toString());
   }
   const union = (node.anyOf ?? node.oneOf) as Record<string, unknown>[] | undefined;
   const branch = union?.find((b) => b.type !== "null");
