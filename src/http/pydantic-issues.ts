@@ -31,7 +31,8 @@ function toIssue(e: ErrorObject, where: "body" | "query" | "path", root: unknown
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case "required":
-      return { type: "missing", loc: [...loc, String(p.missingProperty)], msg: "Field required", input };
+      // FastAPI validates query and path parameters one by one: a missing one has no input.
+      return { type: "missing", loc: [...loc, String(p.missingProperty)], msg: "Field required", input: where === "body" ? input : null };
     case "additionalProperties": {
       const key = String(p.additionalProperty);
       return { type: "extra_forbidden", loc: [...loc, key], msg: "Extra inputs are not permitted", input: (input as Record<string, unknown>)?.[key] };

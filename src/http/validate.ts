@@ -27,13 +27,13 @@ export function validateQuery<T>(ref: string, query: Record<string, unknown>): T
     const raw = query[name];
     if (raw === undefined) continue;
     const resolved = resolveProperty(ref, propSchema);
-    const type = baseType(resolved);
-    if (type === "array") {
-      const itemType = baseType(resolveProperty(ref, (resolved.items ?? {}) as Record<string, unknown>));
-      out[name] = (Array.isArray(raw) ? raw : [raw]).map((v) => coerce(String(v), itemType));
+    const types = typesOf(resolved);
+    if (types.includes("array")) {
+      const itemTypes = typesOf(resolveProperty(ref, (resolved.items ?? {}) as Record<string, unknown>));
+      out[name] = (Array.isArray(raw) ? raw : [raw]).map((v) => coerce(String(v), itemTypes));
     } else {
       const last = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-      out[name] = coerce(String(last), type);
+      out[name] = coerce(String(last), types);
     }
   }
   const errors = registry.checkRequest(ref, out);
@@ -64,28 +64,43 @@ function resolveProperty(ref: string, node: Record<string, unknown>): Record<str
   return branch ? resolveProperty(ref, branch) : node;
 }
 
-function baseType(node: Record<string, unknown>): string | undefined {
+/** The non-null types a property accepts, in schema order. */
+function typesOf(node: Record<string, unknown>): string[] {
   const t = node.type;
-  if (Array.isArray(t)) return t.find((x) => x !== "null") as string | undefined;
-  if (typeof t === "string") return t;
-  if (Array.isArray(node.enum)) return typeof node.enum[0] === "string" ? "string" : undefined;
-  return undefined;
+  if (Array.isArray(t)) return t.filter((x) => x !== "null") as string[];
+  if (typeof t === "string") return [t];
+  if (Array.isArray(node.enum)) return typeof node.enum[0] === "string" ? ["string"] : [];
+  return [];
 }
 
 const TRUE = new Set(["1", "on", "t", "true", "y", "yes"]);
 const FALSE = new Set(["0", "off", "f", "false", "n", "no"]);
 
-function coerce(text: string, type: string | undefined): unknown {
+/**
+ * A query value read as pydantic's smart union reads it: a `str` member takes the text as it is;
+ * otherwise the first member, in schema order, that can read the text wins (`score=1` → 1,
+ * `score=true` → true for number | boolean). Text no member reads is left for validation to refuse.
+ */
+function coerce(text: string, types: readonly string[]): unknown {
+  if (types.length === 0 || types.includes("string")) return text;
+  for (const type of types) {
+    const value = convert(text, type);
+    if (value !== undefined) return value;
+  }
+  return text;
+}
+
+function convert(text: string, type: string): unknown {
   switch (type) {
     case "integer":
-      return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : text;
+      return /^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : undefined;
     case "number":
-      return text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text;
+      return text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : undefined;
     case "boolean": {
       const lower = text.toLowerCase();
-      return TRUE.has(lower) ? true : FALSE.has(lower) ? false : text;
+      return TRUE.has(lower) ? true : FALSE.has(lower) ? false : undefined;
     }
     default:
-      return text;
+      return undefined;
   }
 }
