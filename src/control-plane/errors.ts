@@ -32,4 +32,8 @@ export const controlPlaneErrors = {
   duplicateName: (name: string) => detailError(409, `Deployment with name '${name}' already exists.`),
   unknownIntegration: (integrationId: string) => detailError(400, `Integration ID ${integrationId} not found.`),
   immutableField: (field: string) => detailError(400, `Field '${field}' cannot be changed once the deployment is created.`),
+  /** Bulk delete where none of the ids exists (some missing is a 207 instead). */
+  deploymentsNotFound: (ids: readonly string[]) => detailError(404, `Deployment ID${ids.length > 1 ? "s" : ""} ${ids.join(", ")} not found.`),
+  revisionInFlight: (revisionId: string, status: string) =>
+    detailError(400, `Revision ID ${revisionId} is still in progress (${status}); only a finished revision can be redeployed.`),
 };
