@@ -1,0 +1,207 @@
+import express, { type Request, type RequestHandler } from "express";
+import type { MockContext } from "../context.js";
+import { isPlainObject, setOwn } from "../core/json.js";
+import { schemas } from "../schemas/registry.js";
+import type { FixtureSet } from "../store/fixtures.js";
+import type { ControlPlaneRoutes } from "./index.js";
+import { mcpFixtureErrors, NO_STORE } from "./mcp-fixture-errors.js";
+import { McpFixtureOAuth } from "./mcp-fixture-oauth.js";
+
+const SERVER_REF = "fixtures/mcp-server.json#/$defs/McpServer";
+
+/** One `mcp_servers` fixture entry, defaults filled in from its schema. */
+export interface McpServerConfig {
+  slug: string;
+  name?: string;
+  scopes: string[];
+  dynamic_registration: boolean;
+  code_challenge_methods: string[];
+  fail_at?: "protected-resource-metadata" | "authorization-server-metadata" | "client-registration";
+  fail_status: number;
+}
+
+/** What a fixture endpoint answers; the same value serves express and in-process calls. */
+export interface FixtureAnswer {
+  status: number;
+  /** JSON body; none for a redirect. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A request to a fixture endpoint, reduced to what the endpoints read. */
+export interface FixtureCall {
+  server: McpServerConfig;
+  /** The mock's origin: every URL in the metadata is built on it. */
+  base: string;
+  query: Record<string, string>;
+  body: Record<string, unknown>;
+  authorization: string | undefined;
+}
+
+/** The URLs of one fixture server (docs/control-plane-auth-and-integrations.md lists them). */
+export function fixtureServerUrls(base: string, slug: string) {
+  const issuer = `${base}/_fixtures/mcp/${slug}`;
+  return {
+    resource: `${issuer}/mcp`,
+    resourceMetadata: `${base}/.well-known/oauth-protected-resource/_fixtures/mcp/${slug}/mcp`,
+    issuer,
+    serverMetadata: `${base}/.well-known/oauth-authorization-server/_fixtures/mcp/${slug}`,
+    registration: `${issuer}/register`,
+    authorize: `${issuer}/authorize`,
+    token: `${issuer}/token`,
+  };
+}
+
+/**
+ * The fixture MCP servers (`mcp_servers` section): OAuth-protected MCP servers the mock serves
+ * itself, so that `POST /v2/auth/providers/mcp-discover` works offline. Each publishes RFC 9728
+ * and RFC 8414 metadata, registers clients (RFC 7591) and runs the authorization-code flow with
+ * PKCE. The endpoints live under `/.well-known/…/_fixtures/mcp/<slug>` and `/_fixtures/mcp/<slug>/…`,
+ * outside the control-plane prefixes, so no API key is needed.
+ */
+export class McpFixtureServers {
+  private readonly servers = new Map<string, McpServerConfig>();
+  private readonly oauth: McpFixtureOAuth;
+  private readonly routes: { method: "get" | "post"; path: string; pattern: RegExp; answer: (call: FixtureCall) => FixtureAnswer }[];
+
+  constructor(
+    private readonly ctx: MockContext,
+    fixtures: FixtureSet,
+  ) {
+    this.oauth = new McpFixtureOAuth(ctx);
+    for (const entry of fixtures.entries("mcp_servers")) {
+      if (!fixtures.check(entry, SERVER_REF, entry.value)) continue;
+      const config = structuredClone(entry.value);
+      schemas().checkRequest(SERVER_REF, config); // fills the schema's defaults
+      const server = config as unknown as McpServerConfig;
+      if (this.servers.has(server.slug)) fixtures.problem(entry, `duplicate slug ${JSON.stringify(server.slug)}`, "/slug");
+      else this.servers.set(server.slug, server);
+    }
+    const route = (method: "get" | "post", path: string, answer: (call: FixtureCall) => FixtureAnswer) => ({ method, path, pattern: patternOf(path), answer });
+    this.routes = [
+      route("get", "/.well-known/oauth-protected-resource/_fixtures/mcp/:slug/mcp", (c) => this.resourceMetadata(c)),
+      route("get", "/.well-known/oauth-authorization-server/_fixtures/mcp/:slug", (c) => this.serverMetadata(c)),
+      route("post", "/_fixtures/mcp/:slug/register", (c) => this.register(c)),
+      route("get", "/_fixtures/mcp/:slug/authorize", (c) => this.oauth.authorize(c)),
+      route("post", "/_fixtures/mcp/:slug/token", (c) => this.oauth.token(c)),
+      route("post", "/_fixtures/mcp/:slug/mcp", (c) => this.oauth.mcp(c)),
+    ];
+  }
+
+  /** Registers the endpoints on the control plane's router (through `on`, so 404/405 work). */
+  mount(on: ControlPlaneRoutes): void {
+    const limit = this.ctx.options.bodyLimit ?? "1mb";
+    const bodies = [express.json({ limit }), express.urlencoded({ extended: false, limit })];
+    for (const route of this.routes) {
+      const handler: RequestHandler = (req, res) => {
+        const answer = this.dispatch(route.answer, String(req.params.slug), this.ctx.baseUrl(req), queryOf(req), req.body, req.headers.authorization);
+        res.status(answer.status).set(answer.headers ?? {});
+        if (answer.body === undefined) res.end();
+        else res.json(answer.body);
+      };
+      if (route.method === "get") on.get(route.path, handler);
+      else on.post(route.path, ...bodies, handler);
+    }
+  }
+
+  /**
+   * Answers a request to one of the fixture endpoints without the network (see mcp-fetch.ts), as the
+   * mounted route would; an unknown path is the mock's 404.
+   */
+  respond(base: string, method: string, url: URL, body: unknown): FixtureAnswer {
+    for (const route of this.routes) {
+      const match = route.method === method.toLowerCase() ? route.pattern.exec(url.pathname) : null;
+      if (match) return this.dispatch(route.answer, decodeURIComponent(match[1] as string), base, Object.fromEntries(url.searchParams), body, undefined);
+    }
+    return mcpFixtureErrors.notFound();
+  }
+
+  private dispatch(
+    answer: (call: FixtureCall) => FixtureAnswer,
+    slug: string,
+    base: string,
+    query: Record<string, string>,
+    body: unknown,
+    authorization: string | undefined,
+  ): FixtureAnswer {
+    const server = this.servers.get(slug);
+    if (!server) return mcpFixtureErrors.notFound();
+    return answer({ server, base, query, body: isPlainObject(body) ? body : {}, authorization });
+  }
+
+  private resourceMetadata({ server, base }: FixtureCall): FixtureAnswer {
+    if (server.fail_at === "protected-resource-metadata") return mcpFixtureErrors.simulatedFailure(server.fail_status, server.fail_at);
+    const urls = fixtureServerUrls(base, server.slug);
+    return {
+      status: 200,
+      body: {
+        resource: urls.resource,
+        authorization_servers: [urls.issuer],
+        scopes_supported: server.scopes,
+        bearer_methods_supported: ["header"],
+        resource_name: server.name ?? server.slug,
+      },
+    };
+  }
+
+  private serverMetadata({ server, base }: FixtureCall): FixtureAnswer {
+    if (server.fail_at === "authorization-server-metadata") return mcpFixtureErrors.simulatedFailure(server.fail_status, server.fail_at);
+    const urls = fixtureServerUrls(base, server.slug);
+    return {
+      status: 200,
+      body: {
+        issuer: urls.issuer,
+        authorization_endpoint: urls.authorize,
+        token_endpoint: urls.token,
+        ...(server.dynamic_registration ? { registration_endpoint: urls.registration } : {}),
+        scopes_supported: server.scopes,
+        response_types_supported: ["code"],
+        grant_types_supported: ["authorization_code", "refresh_token"],
+        token_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],
+        ...(server.code_challenge_methods.length ? { code_challenge_methods_supported: server.code_challenge_methods } : {}),
+      },
+    };
+  }
+
+  /** RFC 7591 §3: registers a client; the ids come from the seeded random source. */
+  private register({ server, body }: FixtureCall): FixtureAnswer {
+    if (!server.dynamic_registration) return mcpFixtureErrors.notFound();
+    if (server.fail_at === "client-registration") return mcpFixtureErrors.simulatedFailure(server.fail_status, server.fail_at);
+    const redirectUris = body.redirect_uris;
+    if (!Array.isArray(redirectUris) || redirectUris.length === 0 || !redirectUris.every((u) => typeof u === "string" && /^https?:\/\//.test(u))) {
+      return mcpFixtureErrors.oauth("invalid_redirect_uri", "redirect_uris must be a non-empty list of http(s) URLs.");
+    }
+    const method = body.token_endpoint_auth_method ?? "client_secret_basic";
+    if (method !== "none" && method !== "client_secret_post" && method !== "client_secret_basic") {
+      return mcpFixtureErrors.oauth("invalid_client_metadata", `Unsupported token_endpoint_auth_method ${JSON.stringify(method)}.`);
+    }
+    const client = this.oauth.registerClient(server.slug, redirectUris as string[], method);
+    return {
+      status: 201,
+      headers: NO_STORE,
+      body: {
+        client_id: client.client_id,
+        client_id_issued_at: Math.floor(this.ctx.clock.now() / 1000),
+        ...(client.client_secret ? { client_secret: client.client_secret, client_secret_expires_at: 0 } : {}),
+        ...(typeof body.client_name === "string" ? { client_name: body.client_name } : {}),
+        redirect_uris: client.redirect_uris,
+        grant_types: Array.isArray(body.grant_types) ? body.grant_types : ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: method,
+      },
+    };
+  }
+}
+
+function patternOf(path: string): RegExp {
+  return new RegExp(`^${path.replace(/[.]/g, "\\.").replace(":slug", "([^/]+)")}$`);
+}
+
+function queryOf(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(req.query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === "string") setOwn(out, key, first);
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+import type { MockContext } from "../context.js";
+import type { Collection } from "../store/collection.js";
+import { schemas } from "../schemas/registry.js";
+
+export const PROVIDER_REF = "control-plane/oauth-provider.json#/$defs/OAuthProvider";
+
+/** The `OAuthProvider` wire record (control-plane/oauth-provider.json). */
+export interface OAuthProvider {
+  id: string;
+  organization_id: string;
+  provider_id: string;
+  name: string;
+  client_id: string;
+  auth_url: string;
+  token_url: string;
+  uses_pkce: boolean;
+  code_challenge_method: string | null;
+  provider_type: string | null;
+  mcp_server_url: string | null;
+  token_endpoint_auth_method: string;
+  is_dynamic_client: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What the store keeps: the wire record plus the secret, which no response ever carries. */
+export interface StoredProvider extends OAuthProvider {
+  client_secret: string | null;
+}
+
+/**
+ * The organization's OAuth providers, looked up by the caller-chosen `provider_id` slug (the path
+ * parameter of `/v2/auth/providers/{provider_id}`), unique within an organization.
+ */
+export class ProviderStore {
+  private readonly records: Collection<StoredProvider>;
+  private sorted: { version: number; list: StoredProvider[] } | undefined;
+
+  constructor(ctx: MockContext) {
+    this.records = ctx.store.collection<StoredProvider>("oauth_providers");
+  }
+
+  get(organizationId: string, providerId: string): StoredProvider | undefined {
+    return this.records.get(keyOf(organizationId, providerId));
+  }
+
+  set(record: StoredProvider): StoredProvider {
+    return this.records.set(keyOf(record.organization_id, record.provider_id), record);
+  }
+
+  delete(record: StoredProvider): void {
+    this.records.delete(keyOf(record.organization_id, record.provider_id));
+  }
+
+  /** The organization's providers, oldest first (`created_at` ascending, then `id`); sorted once per change. */
+  list(organizationId: string): StoredProvider[] {
+    if (this.sorted?.version !== this.records.version) {
+      const list = [...this.records.values()];
+      const at = new Map(list.map((p) => [p, Date.parse(p.created_at)]));
+      list.sort((a, b) => (at.get(a) as number) - (at.get(b) as number) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      this.sorted = { version: this.records.version, list };
+    }
+    return this.sorted.list.filter((p) => p.organization_id === organizationId);
+  }
+}
+
+/** Organization ids are UUIDs (no "/"), so this key is unambiguous whatever the slug holds. */
+function keyOf(organizationId: string, providerId: string): string {
+  return `${organizationId}/${providerId}`;
+}
+
+let responseFields: string[] | undefined;
+
+/** The wire form: exactly the schema's properties, in the schema's order — never `client_secret`. */
+export function providerResponse(record: StoredProvider): OAuthProvider {
+  responseFields ??= Object.keys(schemas().resolve(PROVIDER_REF).properties as object);
+  const out: Record<string, unknown> = {};
+  for (const field of responseFields) out[field] = (record as unknown as Record<string, unknown>)[field] ?? null;
+  return out as unknown as OAuthProvider;
+}
