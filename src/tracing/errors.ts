@@ -1,0 +1,24 @@
+import { HttpError, detailError, validationError } from "../http/http-error.js";
+import { fastApiBodyError, type BodyProblem } from "../http/json-body.js";
+
+/**
+ * Every error the tracing service (LangSmith, `/api/v1`) answers with, in its FastAPI shape. Texts
+ * marked [real] were seen from the real service; the others are the mock's choice where the real text
+ * is unknown (DESIGN §2, docs/decisions/tracing.md).
+ */
+export const tracingErrors = {
+  /** Missing or wrong X-Api-Key on the API-key routes. [real] */
+  invalidToken: () => detailError(401, "Invalid token"),
+  /** Body that is not JSON (422 json_invalid) or too large (413). [real shape] */
+  badBody: (problem: BodyProblem): HttpError => fastApiBodyError(problem),
+  /** A required body that was not sent. [real: FastAPI] */
+  bodyMissing: (): HttpError => validationError([{ type: "missing", loc: ["body"], msg: "Field required", input: null }]),
+
+  // Presigned token URLs (DESIGN §2)
+  tokenNotFound: () => detailError(404, "Feedback token not found"),
+  tokenExpired: () => detailError(404, "Feedback token expired"),
+
+  // Feedback records
+  feedbackNotFound: () => detailError(404, "Feedback not found"),
+  feedbackExists: (feedbackId: string) => detailError(409, `Feedback ${feedbackId} already exists`),
+};

@@ -1,0 +1,159 @@
+import type { MockContext } from "../context.js";
+import { formatTimestamp } from "../core/clock.js";
+import { tokenCollection, type FeedbackToken } from "./feedback-tokens.js";
+
+/** LangSmith `FeedbackSchema`: the wire form of a feedback (schema `tracing/feedback.json#/$defs/Feedback`). */
+export interface Feedback {
+  id: string;
+  created_at: string;
+  modified_at: string;
+  key: string;
+  score: number | boolean | null;
+  value: number | boolean | string | Record<string, unknown> | null;
+  comment: string | null;
+  correction: Record<string, unknown> | string | null;
+  feedback_group_id: string | null;
+  comparative_experiment_id: string | null;
+  run_id: string | null;
+  session_id: string | null;
+  trace_id: string | null;
+  start_time: string | null;
+  is_root: boolean;
+  feedback_source: {
+    type: string | null;
+    metadata: Record<string, unknown> | null;
+    user_id: string | null;
+    ls_user_id: string | null;
+    user_name: string | null;
+  } | null;
+  extra: Record<string, unknown> | null;
+  feedback_thread_id: string | null;
+}
+
+/** One recorded feedback: the LangSmith record plus what the mock knows about where it came from. */
+export interface FeedbackRecord {
+  feedback: Feedback;
+  /** The presigned token it came through; null for `POST /feedback`. */
+  token_id: string | null;
+  thread_id: string | null;
+  assistant_id: string | null;
+  scenario: string | null;
+  /** The `metadata` posted to a token URL, or the `feedback_source.metadata` of `POST /feedback`. */
+  metadata: Record<string, unknown> | null;
+  method: string;
+  received_at: number;
+}
+
+/** What a token URL accepts (schema `tracing/feedback-submit.json`). */
+export interface Submission {
+  score?: number | boolean | null;
+  value?: number | boolean | string | null;
+  comment?: string | null;
+  correction?: Record<string, unknown> | string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+/** The body of `POST /feedback` (schema `tracing/feedback-create.json`). */
+export interface FeedbackCreate {
+  id?: string;
+  key: string;
+  score?: number | boolean | null;
+  value?: Feedback["value"];
+  comment?: string | null;
+  correction?: Feedback["correction"];
+  feedback_group_id?: string | null;
+  comparative_experiment_id?: string | null;
+  run_id?: string | null;
+  session_id?: string | null;
+  trace_id?: string | null;
+  start_time?: string | null;
+  feedback_source?: { type?: string; metadata?: Record<string, unknown> | null } | null;
+  error?: boolean | null;
+}
+
+/** Recorded feedback, in arrival order; `reset("feedback")` empties it. */
+export function feedbackCollection(ctx: MockContext) {
+  return ctx.store.collection<FeedbackRecord>("feedback", "feedback");
+}
+
+/** Records one feedback submitted through a token URL, against the token's run and key. */
+export function recordTokenFeedback(ctx: MockContext, token: FeedbackToken, submission: Submission, method: string): FeedbackRecord {
+  const metadata = submission.metadata ?? null;
+  const feedback = newFeedback(ctx, {
+    id: ctx.random.uuid4(),
+    key: token.feedback_key,
+    score: submission.score,
+    value: submission.value,
+    comment: submission.comment,
+    correction: submission.correction,
+    run_id: token.run_id,
+    feedback_source: { type: "api", metadata },
+    // Token feedback has no extra (langsmith-sdk#2977); API-key feedback has {"error": false}.
+    extra: null,
+  });
+  return store(ctx, { feedback, token_id: token.id, thread_id: token.thread_id, assistant_id: token.assistant_id, scenario: token.scenario, metadata, method });
+}
+
+/** Records one feedback created with an API key (`POST /feedback`, the langsmith client's `createFeedback`). */
+export function recordApiFeedback(ctx: MockContext, body: FeedbackCreate, id: string): FeedbackRecord {
+  const metadata = body.feedback_source?.metadata ?? null;
+  const feedback = newFeedback(ctx, {
+    ...body,
+    id,
+    feedback_source: { type: body.feedback_source?.type ?? "api", metadata },
+    extra: { error: body.error ?? false },
+  });
+  // A run the agent server streamed is known by its tokens: the record gets its thread and scenario.
+  const runId = feedback.run_id;
+  const runToken = runId === null ? undefined : tokenCollection(ctx).find((t) => t.run_id === runId);
+  return store(ctx, {
+    feedback,
+    token_id: null,
+    thread_id: runToken?.thread_id ?? null,
+    assistant_id: runToken?.assistant_id ?? null,
+    scenario: runToken?.scenario ?? null,
+    metadata,
+    method: "POST",
+  });
+}
+
+/**
+ * A complete record in the spec's field order, stamped with the mock's clock. The mock keeps no
+ * traces: a run is taken to be the root of its own trace (as an agent-server run is) unless the
+ * client names another trace.
+ */
+function newFeedback(ctx: MockContext, f: FeedbackCreate & { id: string; extra: Feedback["extra"] }): Feedback {
+  const at = formatTimestamp(ctx.clock.now());
+  const runId = uuid(f.run_id);
+  const traceId = uuid(f.trace_id) ?? runId;
+  return {
+    id: f.id.toLowerCase(),
+    created_at: at,
+    modified_at: at,
+    key: f.key,
+    score: f.score ?? null,
+    value: f.value ?? null,
+    comment: f.comment ?? null,
+    correction: f.correction ?? null,
+    feedback_group_id: uuid(f.feedback_group_id),
+    comparative_experiment_id: uuid(f.comparative_experiment_id),
+    run_id: runId,
+    session_id: uuid(f.session_id),
+    trace_id: traceId,
+    start_time: f.start_time ?? null,
+    is_root: runId !== null && traceId === runId,
+    feedback_source: { type: f.feedback_source?.type ?? "api", metadata: f.feedback_source?.metadata ?? null, user_id: null, ls_user_id: null, user_name: null },
+    extra: f.extra,
+    feedback_thread_id: null,
+  };
+}
+
+/** UUIDs as pydantic writes them back: lower case. */
+function uuid(value: string | null | undefined): string | null {
+  return value == null ? null : value.toLowerCase();
+}
+
+function store(ctx: MockContext, record: Omit<FeedbackRecord, "received_at">): FeedbackRecord {
+  const stored = { ...record, received_at: ctx.clock.now() };
+  return feedbackCollection(ctx).set(stored.feedback.id, stored);
+}
