@@ -1,7 +1,69 @@
 import type { LoadProblem } from "../core/load-error.js";
 import type { SourceDocument } from "../core/read-documents.js";
+import { isPlainObject, toPointer } from "../core/json.js";
+import { isUuid } from "../core/random.js";
+import { schemas } from "../schemas/registry.js";
+import { pointerOf, reasonOf } from "../store/fixtures.js";
+import { patternProblems } from "./patterns.js";
+import { templateProblems } from "./templates.js";
+import type { Ending, Scenario, ScenarioMatch, Turn } from "./scenario-types.js";
 
-// Placeholder until scenario files land (issue #4): checks scenario documents against their schema.
-export function validateScenarioDocuments(_docs: SourceDocument[]): LoadProblem[] {
-  return [];
+export const SCENARIO_SCHEMA = "agent-server/scenario.json#/$defs/Scenario";
+
+/**
+ * Checks scenario documents (each one scenario or a list) against the scenario schema, then what a
+ * schema cannot say: operators and regular expressions in `match`, template expressions, `turns`
+ * next to the single-turn shorthand, and names already taken. Returns the scenarios only when no
+ * problem was found.
+ */
+export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: ReadonlySet<string> = new Set()): { scenarios: Scenario[]; problems: LoadProblem[] } {
+  const problems: LoadProblem[] = [];
+  const scenarios: Scenario[] = [];
+  const names = new Map<string, string>();
+  for (const doc of docs) {
+    const items = Array.isArray(doc.content) ? doc.content.map((c, i) => ({ value: c, path: [i] })) : [{ value: doc.content, path: [] as number[] }];
+    for (const { value, path } of items) {
+      const at = (sub: (string | number)[], reason: string) => problems.push({ file: doc.file, pointer: toPointer([...path, ...sub]), reason });
+      const errors = schemas().check(SCENARIO_SCHEMA, value);
+      // An if/then failure is already reported by the branch that failed.
+      for (const e of errors.filter((x) => x.keyword !== "if")) problems.push({ file: doc.file, pointer: toPointer(path) + pointerOf(e), reason: reasonOf(e) });
+      if (errors.length || !isPlainObject(value)) continue;
+      const name = value.name as string;
+      if (taken.has(name)) at(["name"], `a scenario named "${name}" is already loaded; names must be unique (DELETE /_mock/scenarios/${name} first to replace it)`);
+      else if (names.has(name)) at(["name"], `duplicate scenario name "${name}" (also at ${names.get(name)})`);
+      names.set(name, `${doc.file}#${toPointer([...path, "name"])}`);
+      if (value.turns !== undefined && (value.events !== undefined || value.end !== undefined)) {
+        at(["turns"], "give either turns or the single-turn shorthand (events, end), not both");
+      }
+      const match = (value.match ?? {}) as ScenarioMatch;
+      for (const key of ["input", "metadata"] as const) {
+        for (const p of patternProblems(match[key], [])) at(["match", key], `${p.reason}${p.pointer ? ` (at ${p.pointer})` : ""}`);
+      }
+      const turns: Turn[] = (value.turns as Turn[] | undefined) ?? [{ events: value.events as Turn["events"], end: value.end as Ending | undefined }];
+      const turnsPath = value.turns !== undefined ? ["turns"] : [];
+      turns.forEach((turn, t) => {
+        const base = value.turns !== undefined ? [...turnsPath, t] : [];
+        (turn.events ?? []).forEach((event, e) => {
+          for (const p of templateProblems(event.data, [...path, ...base, "events", e, "data"])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
+        });
+        for (const p of templateProblems(turn.end, [...path, ...base, "end"])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
+      });
+      const graph = (value.graph_id as string | undefined) ?? (match.assistant_id && !isUuid(match.assistant_id) ? match.assistant_id : undefined);
+      scenarios.push({
+        name,
+        description: value.description as string | undefined,
+        graph_id: graph,
+        priority: (value.priority as number | undefined) ?? 0,
+        match,
+        turns,
+        source: { file: doc.file, pointer: toPointer(path) },
+      });
+    }
+  }
+  return { scenarios: problems.length ? [] : scenarios, problems };
+}
+
+/** Checks scenario documents without loading them (the CLI's `validate`). */
+export function validateScenarioDocuments(docs: SourceDocument[]): LoadProblem[] {
+  return checkScenarioDocuments(docs).problems;
 }

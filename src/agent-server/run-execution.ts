@@ -1,0 +1,192 @@
+import type { MockClock } from "../core/clock.js";
+import { isPlainObject } from "../core/json.js";
+import type { Ending, ScenarioEvent } from "./scenario-types.js";
+
+/** One published event of a run; `id` is its position in the run's stream (0 = metadata). */
+export interface Frame {
+  event: string;
+  /** Compact JSON, as it goes on the wire. */
+  data: string;
+  id: number;
+  /** The stream mode that asks for it (`messages-tuple` for `messages`); null for metadata, feedback and error. */
+  mode: string | null;
+}
+
+/** Someone reading a run's stream: the HTTP response of the run or of a join. */
+export interface StreamListener {
+  frame(frame: Frame): void;
+  heartbeat(): void;
+  /** The run is over; `dropped` when its scenario ends with `disconnect` (close without a terminal event). */
+  end(dropped: boolean): void;
+}
+
+export type Outcome =
+  | { kind: "success"; values: Record<string, unknown> | null; interrupt?: { value: unknown; id: string; node: string }; feedback: Record<string, string> }
+  | { kind: "error"; values: Record<string, unknown> | null; error: { error: string; message: string } }
+  | { kind: "disconnect"; values: Record<string, unknown> | null }
+  | { kind: "cancelled"; values: Record<string, unknown> | null; action: "interrupt" | "rollback" };
+
+/** What a run plays, with its templates already filled. */
+export interface RunScript {
+  run_id: string;
+  events: ScenarioEvent[];
+  ending: Exclude<Ending, { http: unknown }>;
+  /** Stream modes published (see eventMode). */
+  modes: ReadonlySet<string>;
+  subgraphs: boolean;
+  /** Mock milliseconds to wait before starting (`after_seconds`). */
+  afterMs: number;
+  /** Runs ahead of this one on the thread (multitask `enqueue`). */
+  waitFor: Promise<unknown>[];
+  /** Thread values before the run: the state a run without `values` events leaves. */
+  priorValues: Record<string, unknown> | null;
+  /** An interrupt id when the scenario gives none. */
+  interruptId: string;
+}
+
+/** Side effects of a run on the store, done by the run service. */
+export interface RunHooks {
+  running(): void;
+  /** Creates the feedback tokens of a successful run: `{key: url}`. */
+  feedback(): Record<string, string>;
+  /** Records the outcome (run and thread status) — called before any stream is closed. */
+  finish(outcome: Outcome): void;
+}
+
+/** The stream mode a scenario event belongs to: `updates|sub:1` → updates, `messages` → messages-tuple, `messages/partial` → messages. */
+export function eventMode(name: string): string {
+  const base = name.split("|")[0] as string;
+  if (base === "messages") return "messages-tuple";
+  return base.startsWith("messages/") ? "messages" : base;
+}
+
+/**
+ * One run playing its scenario turn on the mock's clock. Events are published to every listener
+ * and kept, so a join (`GET …/runs/{id}/stream`) can replay them after a `Last-Event-ID`.
+ */
+export class Execution {
+  readonly frames: Frame[] = [];
+  readonly abort = new AbortController();
+  readonly done: Promise<Outcome>;
+  outcome: Outcome | undefined;
+  private resolveDone!: (o: Outcome) => void;
+  private readonly listeners = new Set<StreamListener>();
+  private lastBeat = 0;
+  private values: Record<string, unknown> | null;
+
+  constructor(
+    readonly script: RunScript,
+    private readonly clock: MockClock,
+    private readonly heartbeatMs: number,
+    private readonly hooks: RunHooks,
+  ) {
+    this.values = script.priorValues;
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+  }
+
+  /** Replays the frames after `afterId` (all with -1), then follows the run live. Returns the unsubscribe. */
+  subscribe(listener: StreamListener, afterId = -1): () => void {
+    for (const frame of this.frames) if (frame.id > afterId) listener.frame(frame);
+    if (this.outcome) {
+      listener.end(false);
+      return () => {};
+    }
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  cancel(action: "interrupt" | "rollback"): void {
+    if (!this.outcome && !this.abort.signal.aborted) this.abort.abort(action);
+  }
+
+  async play(): Promise<void> {
+    let outcome: Outcome;
+    try {
+      this.abort.signal.throwIfAborted();
+      await this.waitForRunsAhead();
+      if (this.script.afterMs > 0) {
+        this.lastBeat = this.clock.now();
+        await this.wait(this.script.afterMs);
+      }
+      this.hooks.running();
+      this.lastBeat = this.clock.now();
+      this.publish("metadata", { run_id: this.script.run_id, attempt: 1 }, null);
+      for (const event of this.script.events) {
+        if (event.delay_ms) await this.wait(event.delay_ms);
+        this.abort.signal.throwIfAborted();
+        if (event.event === "values" && isPlainObject(event.data)) this.values = event.data;
+        const mode = eventMode(event.event);
+        if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode);
+      }
+      outcome = this.end(this.script.ending);
+    } catch (err) {
+      if (this.abort.signal.aborted) outcome = { kind: "cancelled", values: this.values, action: this.abort.signal.reason as "interrupt" | "rollback" };
+      else {
+        // A bug in the mock: end the run the way the real server ends a crashed one.
+        const error = { error: (err as Error)?.name ?? "Error", message: (err as Error)?.message ?? String(err) };
+        this.publish("error", error, null);
+        outcome = { kind: "error", values: this.values, error };
+      }
+    }
+    this.outcome = outcome;
+    this.hooks.finish(outcome);
+    for (const listener of this.listeners) listener.end(outcome.kind === "disconnect");
+    this.listeners.clear();
+    this.resolveDone(outcome);
+  }
+
+  private end(ending: RunScript["ending"]): Outcome {
+    if (ending === "disconnect") return { kind: "disconnect", values: this.values };
+    if (typeof ending === "object" && "error" in ending) {
+      this.publish("error", ending.error, null);
+      return { kind: "error", values: this.values, error: ending.error };
+    }
+    let interrupt: { value: unknown; id: string; node: string } | undefined;
+    if (ending === "interrupt" || (typeof ending === "object" && "interrupt" in ending)) {
+      const given = typeof ending === "object" ? ending.interrupt : { value: null };
+      interrupt = { value: given.value, id: given.id ?? this.script.interruptId, node: given.node ?? "agent" };
+      // The real server reports an interrupt as an `updates` chunk, or as `values` when updates were not asked for.
+      const mode = this.script.modes.has("updates") ? "updates" : this.script.modes.has("values") ? "values" : undefined;
+      if (mode) this.publish(mode, { __interrupt__: [{ value: interrupt.value, id: interrupt.id }] }, mode);
+    }
+    const feedback = this.hooks.feedback();
+    if (Object.keys(feedback).length) this.publish("feedback", feedback, null);
+    return { kind: "success", values: this.values, interrupt, feedback };
+  }
+
+  private publish(event: string, data: unknown, mode: string | null): void {
+    const frame: Frame = { event, data: JSON.stringify(data) ?? "null", id: this.frames.length, mode };
+    this.frames.push(frame);
+    for (const listener of this.listeners) listener.frame(frame);
+  }
+
+  /** Waits on the mock's clock, with a heartbeat to every listener each heartbeatMs of mock time. */
+  private async wait(ms: number): Promise<void> {
+    const signal = this.abort.signal;
+    const deadline = this.clock.now() + ms;
+    while (this.clock.now() < deadline) {
+      const beat = this.lastBeat + this.heartbeatMs;
+      if (this.heartbeatMs > 0 && beat <= deadline) {
+        await this.clock.sleep(beat - this.clock.now(), signal);
+        this.lastBeat = beat;
+        for (const listener of this.listeners) listener.heartbeat();
+      } else {
+        await this.clock.sleep(deadline - this.clock.now(), signal);
+      }
+    }
+  }
+
+  private async waitForRunsAhead(): Promise<void> {
+    if (!this.script.waitFor.length) return;
+    const signal = this.abort.signal;
+    if (signal.aborted) throw signal.reason;
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      void Promise.all(this.script.waitFor).then(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      });
+    });
+  }
+}

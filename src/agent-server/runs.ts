@@ -1,0 +1,382 @@
+import type { Request } from "express";
+import type { MockContext } from "../context.js";
+import { formatTimestamp } from "../core/clock.js";
+import { deepMerge, isPlainObject } from "../core/json.js";
+import { isUuid } from "../core/random.js";
+import { issueFeedbackToken } from "../tracing/feedback-tokens.js";
+import { resolveAssistant, type AssistantRef } from "./assistants.js";
+import { agentErrors } from "./errors.js";
+import { patternMismatch } from "./patterns.js";
+import { Execution, type Outcome } from "./run-execution.js";
+import type { ScenarioRegistry } from "./scenario-registry.js";
+import type { Ending, Scenario, ScenarioEvent } from "./scenario-types.js";
+import { renderTemplates, TemplateError } from "./templates.js";
+import { newThread, threadCollection, type ThreadRecord } from "./threads.js";
+import { readBody } from "./validation.js";
+
+export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
+export type MultitaskStrategy = "reject" | "rollback" | "interrupt" | "enqueue";
+
+/** The run-create body after validation and defaults (schema agent-server/run.json#/$defs/RunCreate). */
+export interface RunCreateBody {
+  assistant_id: string;
+  input?: unknown;
+  command?: { update?: unknown; resume?: unknown; goto?: unknown } | null;
+  metadata?: Record<string, unknown>;
+  config?: Record<string, unknown>;
+  context?: Record<string, unknown>;
+  stream_mode: string | string[];
+  stream_subgraphs: boolean;
+  stream_resumable: boolean;
+  feedback_keys?: string[];
+  multitask_strategy: MultitaskStrategy;
+  if_not_exists: "create" | "reject";
+  on_disconnect: "cancel" | "continue";
+  on_completion: "delete" | "keep";
+  after_seconds?: number;
+  [key: string]: unknown;
+}
+
+/** A run as the mock keeps it: the wire fields plus what /_mock/runs shows. */
+export interface RunRecord {
+  run_id: string;
+  thread_id: string;
+  assistant_id: string;
+  graph_id: string;
+  created_at: number;
+  updated_at: number;
+  status: RunStatus;
+  metadata: Record<string, unknown>;
+  kwargs: Record<string, unknown>;
+  multitask_strategy: MultitaskStrategy;
+  /** The body as the client sent it. */
+  request: unknown;
+  /** The route that created it, e.g. `POST /threads/{id}/runs/stream`. */
+  route: string;
+  deployment_id: string | null;
+  scenario: string;
+  /** 1-based turn of the scenario played. */
+  turn: number;
+  stateless: boolean;
+  on_disconnect: "cancel" | "continue";
+  feedback_urls: Record<string, string>;
+  error: { error: string; message: string } | null;
+}
+
+/** How a run was asked for. */
+export interface RunRoute {
+  /** The thread of the path; null for stateless routes (`/runs/…`). */
+  threadId: string | null;
+  kind: "stream" | "background" | "wait";
+  deploymentId: string | null;
+}
+
+const RUN_CREATE = "agent-server/run.json#/$defs/RunCreate";
+const ALL_MODES = ["values", "updates", "messages", "messages-tuple", "custom", "events", "debug", "tasks", "checkpoints"];
+
+export function runCollection(ctx: MockContext) {
+  return ctx.store.collection<RunRecord>("runs");
+}
+
+/** The `Run` wire form (schema agent-server/run.json#/$defs/Run). */
+export function runResponse(r: RunRecord) {
+  return {
+    run_id: r.run_id,
+    thread_id: r.thread_id,
+    assistant_id: r.assistant_id,
+    created_at: formatTimestamp(r.created_at),
+    updated_at: formatTimestamp(r.updated_at),
+    status: r.status,
+    metadata: r.metadata,
+    kwargs: r.kwargs,
+    multitask_strategy: r.multitask_strategy,
+  };
+}
+
+/** What `GET /_mock/runs` shows of a run (DESIGN §4). */
+export function adminRunResponse(r: RunRecord) {
+  return {
+    ...runResponse(r),
+    graph_id: r.graph_id,
+    deployment_id: r.deployment_id,
+    route: r.route,
+    scenario: r.scenario,
+    turn: r.turn,
+    stateless: r.stateless,
+    request: r.request,
+    feedback_urls: r.feedback_urls,
+    error: r.error,
+  };
+}
+
+/** What `…/runs/wait` and `…/join` return: the final state, or `{"__error__": …}` for a failed run. */
+export function finalValues(outcome: Outcome): Record<string, unknown> {
+  if (outcome.kind === "error") return { __error__: outcome.error };
+  const values = outcome.values ?? {};
+  if (outcome.kind === "success" && outcome.interrupt) return { ...values, __interrupt__: [{ value: outcome.interrupt.value, id: outcome.interrupt.id }] };
+  return values;
+}
+
+/**
+ * Creates runs from requests (assistant, thread, scenario, multitask strategy) and keeps their
+ * executions; applies each run's outcome to the run and its thread.
+ */
+export class RunService {
+  private readonly executions = new Map<string, Execution>();
+  /** Bumped on reset: executions of an earlier generation no longer write to the store. */
+  private generation = 0;
+
+  constructor(
+    private readonly ctx: MockContext,
+    private readonly scenarios: ScenarioRegistry,
+  ) {
+    ctx.onReset("store", () => {
+      this.generation++;
+      for (const x of this.executions.values()) x.cancel("interrupt");
+      this.executions.clear();
+    });
+  }
+
+  execution(runId: string): Execution | undefined {
+    return this.executions.get(runId);
+  }
+
+  /** Runs of a thread still pending or running. */
+  active(threadId: string): Execution[] {
+    return runCollection(this.ctx)
+      .filter((r) => r.thread_id === threadId && (r.status === "pending" || r.status === "running"))
+      .flatMap((r) => this.executions.get(r.run_id) ?? []);
+  }
+
+  /** Validates and creates a run and starts playing it; throws the real server's errors. */
+  create(req: Request, route: RunRoute): { run: RunRecord; execution: Execution } {
+    const ctx = this.ctx;
+    const body = readBody<RunCreateBody>(RUN_CREATE, req.body);
+    const assistant = resolveAssistant(body.assistant_id, this.scenarios.graphs());
+    const threads = threadCollection(ctx);
+    let thread: ThreadRecord;
+    let isNewThread = false;
+    if (route.threadId !== null) {
+      if (!isUuid(route.threadId)) throw agentErrors.invalidThreadId();
+      const found = threads.get(route.threadId.toLowerCase());
+      if (!found && body.if_not_exists !== "create") throw agentErrors.threadOrAssistantNotFound();
+      thread = found ?? newThread(ctx, route.threadId.toLowerCase(), {});
+      isNewThread = !found;
+    } else {
+      if (body.command?.resume !== undefined) throw agentErrors.resumeWithoutThread();
+      thread = newThread(ctx, ctx.random.uuid4(), {}, true);
+      isNewThread = true;
+    }
+    const what = `${req.method} ${req.originalUrl}, assistant '${body.assistant_id}'`;
+    const { scenario, turnIndex } = this.pickScenario(thread, body, assistant, route.threadId === null, what);
+    const turn = scenario.turns[turnIndex] ?? {};
+    const ending: Ending = turn.end ?? "success";
+    const bookkeeping = { name: scenario.name, next_turn: turnIndex + 1 };
+    if (typeof ending === "object" && "http" in ending) {
+      if (!isNewThread) threads.set(thread.thread_id, { ...thread, scenario: bookkeeping });
+      throw agentErrors.scripted(ending.http.status, ending.http.detail);
+    }
+    const ahead = this.active(thread.thread_id);
+    if (ahead.length && body.multitask_strategy === "reject") throw agentErrors.threadBusy();
+    if (body.multitask_strategy === "interrupt" || body.multitask_strategy === "rollback") {
+      for (const x of ahead) x.cancel(body.multitask_strategy);
+    }
+    const now = ctx.clock.now();
+    const runId = ctx.random.uuid7(now);
+    ctx.random.faker.seed(ctx.random.seedFor(`run/${runId}`));
+    const scope = {
+      run_id: runId,
+      thread_id: route.threadId === null ? null : thread.thread_id,
+      assistant_id: assistant.assistant_id,
+      graph_id: assistant.graph_id,
+      scenario: scenario.name,
+      turn: turnIndex + 1,
+      now,
+      request: body as Record<string, unknown>,
+      random: ctx.random,
+    };
+    let events: ScenarioEvent[];
+    let rendered: Ending;
+    try {
+      events = renderTemplates(turn.events ?? [], scope) as ScenarioEvent[];
+      rendered = renderTemplates(ending, scope) as Ending;
+    } catch (err) {
+      if (err instanceof TemplateError) throw agentErrors.templateFailed(scenario.name, err.message);
+      throw err;
+    }
+    const metadata = isPlainObject(body.metadata) ? body.metadata : {};
+    const run: RunRecord = {
+      run_id: runId,
+      thread_id: thread.thread_id,
+      assistant_id: assistant.assistant_id,
+      graph_id: assistant.graph_id,
+      created_at: now,
+      updated_at: now,
+      status: "pending",
+      metadata,
+      kwargs: runKwargs(body, route.threadId === null),
+      multitask_strategy: body.multitask_strategy,
+      request: req.body,
+      route: `${req.method} ${req.path}`,
+      deployment_id: route.deploymentId,
+      scenario: scenario.name,
+      turn: turnIndex + 1,
+      stateless: route.threadId === null,
+      on_disconnect: body.on_disconnect,
+      feedback_urls: {},
+      error: null,
+    };
+    runCollection(ctx).set(runId, run);
+    threads.set(thread.thread_id, {
+      ...thread,
+      status: "busy",
+      updated_at: now,
+      metadata: deepMerge(thread.metadata, { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }),
+      scenario: bookkeeping,
+    });
+    const requested = Array.isArray(body.stream_mode) ? body.stream_mode : [body.stream_mode];
+    const explicit = isPlainObject(req.body) && Object.hasOwn(req.body, "stream_mode");
+    // Background runs without stream_mode publish every mode, so a join can ask for any.
+    const modes = new Set(route.kind !== "stream" && !explicit ? ALL_MODES : requested);
+    const generation = this.generation;
+    const feedbackKeys = [...new Set(body.feedback_keys ?? [])];
+    const execution: Execution = new Execution(
+      {
+        run_id: runId,
+        events,
+        ending: rendered as Exclude<Ending, { http: unknown }>,
+        modes,
+        subgraphs: body.stream_subgraphs,
+        afterMs: (body.after_seconds ?? 0) * 1000,
+        waitFor: ahead.map((x) => x.done),
+        priorValues: thread.values,
+        interruptId: ctx.random.hex(32),
+      },
+      ctx.clock,
+      ctx.heartbeatMs,
+      {
+        running: () => {
+          if (generation === this.generation) this.updateRun(runId, { status: "running" });
+        },
+        feedback: () => {
+          if (generation !== this.generation) return {};
+          const urls: Record<string, string> = {};
+          for (const key of feedbackKeys) {
+            const token = issueFeedbackToken(ctx, req, { run_id: runId, feedback_key: key, thread_id: run.thread_id, assistant_id: run.assistant_id, scenario: scenario.name });
+            urls[key] = token.url;
+          }
+          return urls;
+        },
+        finish: (outcome) => {
+          if (generation === this.generation) this.finish(execution, outcome, body.on_completion);
+        },
+      },
+    );
+    this.executions.set(runId, execution);
+    // Start on the next turn of the event loop, once the route has subscribed to the stream.
+    setImmediate(() => void execution.play());
+    return { run, execution };
+  }
+
+  /** Cancels a pending or running run; a run that is over is left as it is. */
+  cancel(runId: string, action: "interrupt" | "rollback"): void {
+    this.executions.get(runId)?.cancel(action);
+  }
+
+  private pickScenario(thread: ThreadRecord, body: RunCreateBody, assistant: AssistantRef, stateless: boolean, what: string): { scenario: Scenario; turnIndex: number } {
+    const current = thread.scenario ? this.scenarios.get(thread.scenario.name) : undefined;
+    const next = thread.scenario?.next_turn ?? 0;
+    // A thread keeps playing its scenario while turns remain, and a resume always continues it.
+    if (current && (next < current.turns.length || (body.command !== undefined && body.command !== null))) {
+      return { scenario: current, turnIndex: Math.min(next, current.turns.length - 1) };
+    }
+    const reasons: string[] = [];
+    for (const scenario of this.scenarios.candidates()) {
+      const reason = mismatch(scenario, body, assistant, stateless ? null : thread.thread_id);
+      if (!reason) return { scenario, turnIndex: scenario === current ? Math.min(next, scenario.turns.length - 1) : 0 };
+      reasons.push(`${scenario.name}: ${reason}`);
+    }
+    throw agentErrors.noScenario(what, reasons);
+  }
+
+  private updateRun(runId: string, changes: Partial<RunRecord>): RunRecord | undefined {
+    const runs = runCollection(this.ctx);
+    const run = runs.get(runId);
+    if (!run) return undefined;
+    return runs.set(runId, { ...run, ...changes, updated_at: this.ctx.clock.now() });
+  }
+
+  /** Applies an outcome: terminal run status, then the thread's status and state. */
+  private finish(execution: Execution, outcome: Outcome, onCompletion: "delete" | "keep"): void {
+    const ctx = this.ctx;
+    const runId = execution.script.run_id;
+    const run = runCollection(ctx).get(runId);
+    if (!run) return;
+    const status: RunStatus = outcome.kind === "success" ? "success" : outcome.kind === "cancelled" ? "interrupted" : "error";
+    const error = outcome.kind === "error" ? outcome.error : outcome.kind === "disconnect" ? { error: "ConnectionError", message: "The scenario dropped the connection (end: disconnect)" } : null;
+    if (outcome.kind === "cancelled" && outcome.action === "rollback") runCollection(ctx).delete(runId);
+    else this.updateRun(runId, { status, error, feedback_urls: outcome.kind === "success" ? outcome.feedback : {} });
+    const threads = threadCollection(ctx);
+    const thread = threads.get(run.thread_id);
+    if (!thread) return;
+    if (thread.temporary && onCompletion === "delete") {
+      threads.delete(thread.thread_id);
+      return;
+    }
+    const now = ctx.clock.now();
+    const rollback = outcome.kind === "cancelled" && outcome.action === "rollback";
+    const interrupt = outcome.kind === "success" ? outcome.interrupt : undefined;
+    const stillBusy = this.active(thread.thread_id).some((x) => x !== execution);
+    const settled: ThreadRecord["status"] = outcome.kind === "error" || outcome.kind === "disconnect" ? "error" : interrupt ? "interrupted" : "idle";
+    threads.set(thread.thread_id, {
+      ...thread,
+      status: stillBusy ? "busy" : settled,
+      updated_at: now,
+      state_updated_at: rollback ? thread.state_updated_at : now,
+      values: rollback ? execution.script.priorValues : outcome.values,
+      interrupts: interrupt ? { [ctx.random.uuid4()]: [{ value: interrupt.value, id: interrupt.id }] } : {},
+      next: interrupt ? [interrupt.node] : [],
+      checkpoint_id: rollback ? thread.checkpoint_id : ctx.random.uuid7(now),
+    });
+  }
+}
+
+function mismatch(scenario: Scenario, body: RunCreateBody, assistant: AssistantRef, threadId: string | null): string | undefined {
+  const m = scenario.match;
+  if (m.assistant_id !== undefined && isUuid(m.assistant_id) && m.assistant_id.toLowerCase() !== assistant.assistant_id) {
+    return `assistant_id is ${assistant.assistant_id} (graph "${assistant.graph_id}"), not ${m.assistant_id}`;
+  }
+  if (scenario.graph_id !== undefined && scenario.graph_id !== assistant.graph_id) {
+    return `the run is on graph "${assistant.graph_id}", the scenario on "${scenario.graph_id}"`;
+  }
+  if (m.thread_id !== undefined) {
+    if (threadId === null) return `the run is stateless (no thread), the scenario wants thread_id ${m.thread_id}`;
+    if (m.thread_id.toLowerCase() !== threadId) return `thread_id is ${threadId}, not ${m.thread_id}`;
+  }
+  if (m.input !== undefined) {
+    const reason = patternMismatch(m.input, body.input, "input");
+    if (reason) return reason;
+  }
+  if (m.metadata !== undefined) return patternMismatch(m.metadata, body.metadata ?? {}, "metadata");
+  return undefined;
+}
+
+/** The run's `kwargs` as the real server lists them. */
+function runKwargs(body: RunCreateBody, stateless: boolean): Record<string, unknown> {
+  return {
+    input: body.input ?? null,
+    command: body.command ?? null,
+    config: body.config ?? {},
+    context: body.context ?? {},
+    stream_mode: body.stream_mode,
+    interrupt_before: body.interrupt_before ?? null,
+    interrupt_after: body.interrupt_after ?? null,
+    webhook: body.webhook ?? null,
+    feedback_keys: body.feedback_keys ?? null,
+    temporary: stateless && body.on_completion === "delete",
+    subgraphs: body.stream_subgraphs,
+    resumable: body.stream_resumable,
+    checkpoint_id: body.checkpoint_id ?? null,
+    durability: body.durability ?? "async",
+  };
+}

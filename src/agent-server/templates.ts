@@ -1,0 +1,136 @@
+import { faker as checkingFaker, type Faker } from "@faker-js/faker";
+import { formatTimestamp } from "../core/clock.js";
+import { getOwn, isPlainObject, setOwn, toPointer } from "../core/json.js";
+import type { Random } from "../core/random.js";
+
+/**
+ * Scenario templates: `{{expression}}` inside string values (docs/scenarios.md, "Templates").
+ * A string that is exactly one template takes the expression's value with its JSON type; a template
+ * inside a longer string is replaced by its text (objects as compact JSON).
+ */
+const TEMPLATE = /\{\{\s*(.*?)\s*\}\}/g;
+const WHOLE = /^\{\{\s*(.*?)\s*\}\}$/;
+const SCALARS = new Set(["run_id", "thread_id", "assistant_id", "graph_id", "scenario", "turn", "now", "uuid"]);
+const REQUEST_ROOTS = new Set(["input", "metadata", "config", "context", "command"]);
+const FAKER = /^faker\.([a-z][A-Za-z]*)\.([a-z][A-Za-z]*)$/;
+
+/** What templates of one run can read. */
+export interface TemplateScope {
+  run_id: string;
+  thread_id: string | null;
+  assistant_id: string;
+  graph_id: string;
+  scenario: string;
+  /** 1-based number of the turn being played. */
+  turn: number;
+  now: number;
+  request: Record<string, unknown>;
+  random: Random;
+}
+
+/** A template that has no value in this run; `pointer` is where it sits in the scenario. */
+export class TemplateError extends Error {
+  constructor(
+    readonly pointer: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** Problems with the templates found in `value` (unknown expressions, faker methods that do not exist). */
+export function templateProblems(value: unknown, path: (string | number)[] = []): { pointer: string; reason: string }[] {
+  const out: { pointer: string; reason: string }[] = [];
+  walkStrings(value, path, (text, at) => {
+    for (const match of text.matchAll(TEMPLATE)) {
+      const reason = expressionProblem(match[1] as string);
+      if (reason) out.push({ pointer: toPointer(at), reason: `template {{${match[1]}}}: ${reason}` });
+    }
+  });
+  return out;
+}
+
+/** A copy of `value` with every template filled from the scope. Throws TemplateError. */
+export function renderTemplates(value: unknown, scope: TemplateScope, path: (string | number)[] = []): unknown {
+  if (typeof value === "string") {
+    const whole = WHOLE.exec(value);
+    if (whole && !(whole[1] as string).includes("}}")) return evaluate(whole[1] as string, scope, path);
+    if (!value.includes("{{")) return value;
+    return value.replace(TEMPLATE, (_m, expr: string) => {
+      const result = evaluate(expr, scope, path);
+      return typeof result === "string" ? result : JSON.stringify(result);
+    });
+  }
+  if (Array.isArray(value)) return value.map((item, i) => renderTemplates(item, scope, [...path, i]));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) setOwn(out, key, renderTemplates(value[key], scope, [...path, key]));
+    return out;
+  }
+  return value;
+}
+
+function evaluate(expr: string, scope: TemplateScope, path: (string | number)[]): unknown {
+  const fail = (reason: string): never => {
+    throw new TemplateError(toPointer(path), `template {{${expr}}} at ${toPointer(path) || "/"} ${reason}`);
+  };
+  switch (expr) {
+    case "run_id":
+    case "assistant_id":
+    case "graph_id":
+    case "scenario":
+    case "turn":
+      return scope[expr];
+    case "thread_id":
+      return scope.thread_id ?? fail("has no value: the run has no thread");
+    case "now":
+      return formatTimestamp(scope.now);
+    case "uuid":
+      return scope.random.uuid4();
+  }
+  const fakerCall = FAKER.exec(expr);
+  if (fakerCall) {
+    try {
+      return callFaker(scope.random.faker, fakerCall[1] as string, fakerCall[2] as string);
+    } catch (err) {
+      return fail(`failed: ${(err as Error).message}`);
+    }
+  }
+  const [root, ...keys] = expr.split(".");
+  let node: unknown = getOwn(scope.request, root as string);
+  for (const key of keys) {
+    node = Array.isArray(node) && /^\d+$/.test(key) ? node[Number(key)] : getOwn(node, key);
+    if (node === undefined) break;
+  }
+  return node === undefined ? fail(`has no value in this run's request (${root} is ${JSON.stringify(getOwn(scope.request, root as string)) ?? "absent"})`) : node;
+}
+
+function expressionProblem(expr: string): string | undefined {
+  if (SCALARS.has(expr)) return undefined;
+  const fakerCall = FAKER.exec(expr);
+  if (fakerCall) {
+    try {
+      callFaker(checkingFaker, fakerCall[1] as string, fakerCall[2] as string);
+      return undefined;
+    } catch (err) {
+      return `not a faker method that takes no arguments (${(err as Error).message})`;
+    }
+  }
+  const [root, ...keys] = expr.split(".");
+  if (REQUEST_ROOTS.has(root as string) && keys.every((k) => k !== "" && !/\s/.test(k))) return undefined;
+  return `unknown expression; use one of ${[...SCALARS].join(", ")}, input.<path>, metadata.<path>, config.<path>, context.<path>, command.<path>, faker.<module>.<method>`;
+}
+
+function callFaker(faker: Faker, module: string, method: string): unknown {
+  if (module === "constructor" || method === "constructor") throw new Error(`faker.${module}.${method} does not exist`);
+  const mod = (faker as unknown as Record<string, unknown>)[module];
+  const fn = mod && typeof mod === "object" ? (mod as Record<string, unknown>)[method] : undefined;
+  if (typeof fn !== "function") throw new Error(`faker.${module}.${method} does not exist`);
+  return (fn as () => unknown).call(mod);
+}
+
+function walkStrings(value: unknown, path: (string | number)[], visit: (text: string, path: (string | number)[]) => void): void {
+  if (typeof value === "string") visit(value, path);
+  else if (Array.isArray(value)) value.forEach((item, i) => walkStrings(item, [...path, i], visit));
+  else if (isPlainObject(value)) for (const key of Object.keys(value)) walkStrings(value[key], [...path, key], visit);
+}

@@ -1,0 +1,91 @@
+import type { MockContext } from "../context.js";
+import { formatTimestamp } from "../core/clock.js";
+
+export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
+
+export interface Interrupt {
+  value: unknown;
+  id: string;
+}
+
+/** A thread as the mock keeps it: the wire fields plus the state and scenario bookkeeping behind them. */
+export interface ThreadRecord {
+  thread_id: string;
+  created_at: number;
+  updated_at: number;
+  state_updated_at: number;
+  metadata: Record<string, unknown>;
+  status: ThreadStatus;
+  values: Record<string, unknown> | null;
+  /** `{task_id: [interrupt]}` while interrupted. */
+  interrupts: Record<string, Interrupt[]>;
+  /** Nodes an interrupted thread would run next. */
+  next: string[];
+  checkpoint_id: string | null;
+  /** The scenario this thread is playing and the index of its next turn. */
+  scenario: { name: string; next_turn: number } | null;
+  /** Made for a stateless run (`POST /runs/stream`). */
+  temporary: boolean;
+}
+
+export function threadCollection(ctx: MockContext) {
+  return ctx.store.collection<ThreadRecord>("threads");
+}
+
+/** A new idle thread record (not stored). */
+export function newThread(ctx: MockContext, threadId: string, metadata: Record<string, unknown>, temporary = false): ThreadRecord {
+  const now = ctx.clock.now();
+  return {
+    thread_id: threadId,
+    created_at: now,
+    updated_at: now,
+    state_updated_at: now,
+    metadata,
+    status: "idle",
+    values: null,
+    interrupts: {},
+    next: [],
+    checkpoint_id: null,
+    scenario: null,
+    temporary,
+  };
+}
+
+/** The `Thread` wire form (schema agent-server/thread.json#/$defs/Thread). */
+export function threadResponse(t: ThreadRecord) {
+  return {
+    thread_id: t.thread_id,
+    created_at: formatTimestamp(t.created_at),
+    updated_at: formatTimestamp(t.updated_at),
+    state_updated_at: formatTimestamp(t.state_updated_at),
+    metadata: t.metadata,
+    status: t.status,
+    config: {},
+    values: t.values,
+    interrupts: t.interrupts,
+  };
+}
+
+/** The `ThreadState` wire form: the latest checkpoint of the thread. */
+export function threadStateResponse(t: ThreadRecord) {
+  const interrupts = Object.values(t.interrupts).flat();
+  return {
+    values: t.values ?? {},
+    next: t.next,
+    tasks: Object.entries(t.interrupts).map(([taskId, list]) => ({
+      id: taskId,
+      name: t.next[0] ?? "agent",
+      path: ["__pregel_pull", t.next[0] ?? "agent"],
+      error: null,
+      interrupts: list,
+      checkpoint: null,
+      state: null,
+      result: null,
+    })),
+    checkpoint: { thread_id: t.thread_id, checkpoint_ns: "", checkpoint_id: t.checkpoint_id, checkpoint_map: null },
+    metadata: t.checkpoint_id ? { source: "loop", step: 1, parents: {} } : {},
+    created_at: t.checkpoint_id ? formatTimestamp(t.state_updated_at) : null,
+    parent_checkpoint: null,
+    interrupts,
+  };
+}
