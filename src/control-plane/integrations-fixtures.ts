@@ -31,9 +31,10 @@ export function seedIntegrations(ctx: MockContext, fixtures: FixtureSet): void {
     const integration = deepMerge(generator.generate(INTEGRATION_REF, label), omit(entry.value, FIXTURE_ONLY)) as unknown as Integration;
     const kind = entry.value.kind ?? "github";
     if (!KINDS.includes(kind as IntegrationKind)) fixtures.problem(entry, `must be one of "github", "forge"; got ${JSON.stringify(kind)}`, "/kind");
-    const valid = fixtures.check(entry, INTEGRATION_REF, integration);
+    // Repositories take their integration's id, so they are checked once that is valid.
+    if (!fixtures.check(entry, INTEGRATION_REF, integration)) continue;
     const repositories = seedRepositories(generator, fixtures, entry, integration, label);
-    if (!valid || !repositories) continue;
+    if (!repositories) continue;
 
     const id = integration.id.toLowerCase();
     const first = seen.get(id);
@@ -76,7 +77,7 @@ function seedRepositories(
       given,
     ) as unknown as Repository;
     if (!fixtures.check(at, REPOSITORY_REF, repository)) ok = false;
-    else if (repository.host_integration_id.toLowerCase() !== String(integration.id).toLowerCase()) {
+    else if (repository.host_integration_id.toLowerCase() !== integration.id.toLowerCase()) {
       fixtures.problem(at, `must be the integration's id ${JSON.stringify(integration.id)} (or left out); got ${JSON.stringify(repository.host_integration_id)}`, "/host_integration_id");
       ok = false;
     } else out.push(repository);
