@@ -11,5 +11,7 @@ export const adminErrors = {
     problem.kind === "too_large" ? detailError(413, "Request Entity Too Large") : detailError(400, `Request body is not valid JSON: ${problem.message}`),
   badRequest: (detail: string) => detailError(400, detail),
   notFound: (what: string) => detailError(404, `${what} not found`),
+  /** The request is fine but the state does not allow it (e.g. no deployment revision in flight to advance). */
+  conflict: (detail: string) => detailError(409, detail),
   invalid: (detail: unknown) => new HttpError(422, { detail }),
 };

@@ -1,7 +1,45 @@
 import type { MockContext } from "../context.js";
-import type { FixtureSet } from "../store/fixtures.js";
+import { requireUuidPath, validateQuery } from "../http/validate.js";
 import type { ControlPlaneRoutes } from "./index.js";
-import type { Tenancy } from "./tenancy.js";
+import { controlPlaneErrors } from "./errors.js";
+import { deploymentsOf, requireDeployment, toWire } from "./deployments-service.js";
+import type { Deployment, DeploymentStore, RevisionEntry } from "./deployments-store.js";
+import { listRevisions, type RevisionListQuery } from "./deployments-query.js";
+import { isInFlight } from "./lifecycle.js";
 
-// Placeholder: filled in by the issue that owns these routes.
-export function revisionsRoutes(_ctx: MockContext, _on: ControlPlaneRoutes): void {}
+/**
+ * `/v2/deployments/{deployment_id}/revisions…` (control-plane-notes §6.7): list (newest first), get,
+ * and redeploy — a new revision with the old one's source and configuration.
+ */
+export function revisionsRoutes(ctx: MockContext, on: ControlPlaneRoutes): void {
+  on.get("/v2/deployments/:deployment_id/revisions", (req, res) => {
+    const deployments = deploymentsOf(ctx);
+    const deployment = requireDeployment(deployments, req);
+    const query = validateQuery<RevisionListQuery>("control-plane/revision.json#/$defs/RevisionListQuery", req.query);
+    const page = listRevisions(deployments.store.revisionsOf(deployment.id), query);
+    res.json({ resources: page.resources.map((entry) => entry.revision), offset: page.offset });
+  });
+
+  on.get("/v2/deployments/:deployment_id/revisions/:revision_id", (req, res) => {
+    const deployments = deploymentsOf(ctx);
+    const deployment = requireDeployment(deployments, req);
+    res.json(requireRevision(deployments.store, deployment, String(req.params.revision_id)).revision);
+  });
+
+  on.post("/v2/deployments/:deployment_id/revisions/:revision_id/redeploy", (req, res) => {
+    const deployments = deploymentsOf(ctx);
+    const deployment = requireDeployment(deployments, req);
+    const { revision } = requireRevision(deployments.store, deployment, String(req.params.revision_id));
+    if (isInFlight(revision.status)) throw controlPlaneErrors.revisionInFlight(revision.id, revision.status);
+    deployments.lifecycle.newRevision(deployment.id, revision.source, revision.source_revision_config);
+    res.json(toWire(ctx, req, deployments.store.deployments.get(deployment.id) as Deployment));
+  });
+}
+
+/** The deployment's revision named by `{revision_id}`: 422 for a non-UUID, 404 when it is not this deployment's. */
+function requireRevision(store: DeploymentStore, deployment: Deployment, raw: string): RevisionEntry {
+  const id = requireUuidPath("revision_id", raw);
+  const entry = store.revisionOf(deployment.id, id);
+  if (!entry) throw controlPlaneErrors.revisionNotFound(id);
+  return entry;
+}

@@ -1,0 +1,189 @@
+import type { MockContext } from "../context.js";
+import { formatTimestamp } from "../core/clock.js";
+import { deepMerge, getOwn, isPlainObject, omit, toPointer } from "../core/json.js";
+import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
+import { RecordGenerator } from "../store/generate.js";
+import { NAME_PATTERN, sourceProblems } from "./deployments-rules.js";
+import {
+  DEPLOYMENT_REF,
+  REVISION_REF,
+  type ConfigObject,
+  type Deployment,
+  type DeploymentMeta,
+  type DeploymentSource,
+  type Revision,
+  type RevisionEntry,
+  type RevisionStatus,
+} from "./deployments-store.js";
+import type { Deployments } from "./deployments-service.js";
+import { coherentConfigs, generateDeployments, schemaEnum, type GenerationEnv } from "./deployments-generate.js";
+import { isInFlight, pathFor } from "./lifecycle.js";
+import { integrationCollection } from "./integrations-store.js";
+
+const FIXTURE_REF = "fixtures/deployment-fixture.json#/$defs/DeploymentFixture";
+/** Keys of a fixture entry that are not fields of the wire record (fixtures/deployment-fixture.json). */
+const DEPLOYMENT_FIXTURE_KEYS = ["revisions", "tag_value_ids", "remote_reconciled", "fail_next_revision_at"];
+const REVISION_FIXTURE_KEYS = ["remote_reconciled", "fail_at"];
+const HOUR_MS = 3_600_000;
+
+interface Loaded {
+  deployment: Deployment;
+  meta: DeploymentMeta;
+  revisions: RevisionEntry[];
+  /** The newest revision when the fixture lists it in flight, with its scripted failure. */
+  resume?: { revision: Revision; failAt: RevisionStatus | null };
+}
+
+/**
+ * Seeds deployments from the `deployments` fixture section (fields left out are generated from the
+ * schema, then made coherent) and from `generate.deployments`. Problems are reported on the fixture
+ * set with file and JSON pointer; fixture revisions listed in flight continue on the mock's clock.
+ */
+export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, deployments: Deployments): void {
+  const { store, lifecycle, tenancy } = deployments;
+  const start = ctx.clock.now();
+  const repositories = [...integrationCollection(ctx).values()].flatMap((i) => i.repositories);
+  const names = new Map<string, Set<string>>();
+  const namesOf = (tenantId: string) => names.get(tenantId) ?? names.set(tenantId, new Set()).get(tenantId) as Set<string>;
+  const knownTenant = (id: string) => tenancy.tenantIds.length === 0 || tenancy.tenantIds.includes(id);
+  const generator = new RecordGenerator(ctx.random);
+  const resumed: Loaded[] = [];
+
+  for (const entry of fixtures.entries("deployments")) {
+    if (!fixtures.check(entry, FIXTURE_REF, entry.value)) continue;
+    const env: GenerationEnv = { random: ctx.random.derive(`deployments/${entry.index}`), repositories, baseUrl: ctx.baseUrl() };
+    const loaded = completeEntry(entry, env, generator.generate(DEPLOYMENT_REF, `deployments/${entry.index}`), tenancy.defaultTenantId, start);
+    const problem = (pointer: string, reason: string) => fixtures.problem(entry, reason, pointer);
+    let ok = fixtures.check(entry, DEPLOYMENT_REF, loaded.deployment);
+    loaded.revisions.forEach((r, i) => (ok = fixtures.check({ file: entry.file, pointer: `${entry.pointer}/revisions/${i}` }, REVISION_REF, r.revision) && ok));
+    if (!ok) continue;
+    const { deployment } = loaded;
+    for (const p of sourceProblems(deployment.source, deployment.source_config, deployment.source_revision_config)) problem(toPointer(p.field.split(".")), p.reason);
+    if (!NAME_PATTERN.test(deployment.name)) problem("/name", `must match ${NAME_PATTERN.source} (lowercase letters, digits and hyphens, starting with a letter)`);
+    if (namesOf(deployment.tenant_id).has(deployment.name)) problem("/name", `another deployment of tenant ${deployment.tenant_id} is named '${deployment.name}'`);
+    if (store.deployments.has(deployment.id)) problem("/id", `another deployment has id ${deployment.id}`);
+    if (!knownTenant(deployment.tenant_id)) problem("/tenant_id", `no tenant ${deployment.tenant_id} in the fixtures' tenants`);
+    const integration = deployment.source_config.integration_id;
+    if (typeof integration === "string" && !integrationCollection(ctx).has(integration)) problem("/source_config/integration_id", `no integration ${integration} in the fixtures' integrations`);
+    if (deployment.created_at > formatTimestamp(start)) problem("/created_at", `must be before the clock's start (${formatTimestamp(start)})`);
+    revisionProblems(loaded, entry, problem);
+    if (fixtures.problems.length) continue;
+    namesOf(deployment.tenant_id).add(deployment.name);
+    store.put(deployment, loaded.meta, loaded.revisions);
+    if (loaded.resume) resumed.push(loaded);
+  }
+
+  fixtures.documents.forEach((doc, index) => {
+    const section = getOwn(getOwn(doc.content, "generate"), "deployments");
+    if (!isPlainObject(section)) return;
+    const at = { file: doc.file, pointer: "/generate/deployments" };
+    const tenantId = typeof section.tenant_id === "string" ? section.tenant_id.toLowerCase() : tenancy.defaultTenantId;
+    if (!knownTenant(tenantId)) return fixtures.problem(at, `no tenant ${tenantId} in the fixtures' tenants`, "/tenant_id");
+    const env: GenerationEnv = { random: ctx.random.derive(`generate/deployments/${index}`), repositories, baseUrl: ctx.baseUrl() };
+    const generated = generateDeployments(env, { count: Number(section.count), tenantId, before: start, takenNames: namesOf(tenantId) });
+    for (const g of generated) {
+      if (!fixtures.check(at, DEPLOYMENT_REF, g.deployment)) return;
+      for (const r of g.revisions) if (!fixtures.check(at, REVISION_REF, r.revision)) return;
+      store.put(g.deployment, g.meta, g.revisions);
+    }
+  });
+
+  for (const { deployment, resume } of resumed) {
+    if (resume) lifecycle.resume(deployment.id, resume.revision.id, resume.revision.source, resume.revision.status, resume.failAt, start);
+  }
+}
+
+/**
+ * A fixture entry completed: the json-schema-faker draft made coherent for the source, the entry's
+ * own fields over it, then its revisions (newest first) and the fields that follow from them.
+ */
+function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<string, unknown>, defaultTenant: string, start: number): Loaded {
+  const value = omit(entry.value, DEPLOYMENT_FIXTURE_KEYS);
+  const sources = schemaEnum<DeploymentSource>("DeploymentSource");
+  const source = (sources.includes(value.source as DeploymentSource) ? value.source : draft.source) as DeploymentSource;
+  const id = (typeof value.id === "string" ? value.id : String(draft.id)).toLowerCase();
+  const fixtureRevisions = (Array.isArray(entry.value.revisions) ? entry.value.revisions : [{}]) as Record<string, unknown>[];
+  const configs = coherentConfigs(env, source, id, draft as { source_config?: ConfigObject; source_revision_config?: ConfigObject });
+  const drafted = Date.parse(String(draft.created_at));
+  const createdAt = Math.min(Number.isNaN(drafted) ? start : drafted, start - fixtureRevisions.length * HOUR_MS - HOUR_MS);
+  const base = {
+    ...draft,
+    source,
+    ...configs,
+    secret_references: source === "external_docker" ? draft.secret_references : null,
+    id,
+    tenant_id: defaultTenant,
+    created_at: formatTimestamp(createdAt),
+  };
+  const deployment = deepMerge(base, value) as Deployment;
+  deployment.id = id;
+  deployment.tenant_id = deployment.tenant_id.toLowerCase();
+  // The deployment's revision configuration is its newest revision's (schema: "refer to the latest revision").
+  const newestConfig = getOwn(fixtureRevisions[0], "source_revision_config");
+  if (value.source_revision_config === undefined && isPlainObject(newestConfig)) {
+    deployment.source_revision_config = deepMerge(configs.source_revision_config, newestConfig);
+  }
+
+  const created = Date.parse(deployment.created_at);
+  const revisions = fixtureRevisions.map((fixture, i): RevisionEntry => {
+    const at = created + (fixtureRevisions.length - 1 - i) * HOUR_MS;
+    const sha = deployment.source === "github" ? { repo_commit_sha: env.random.hex(40) } : {};
+    const defaults: Revision = {
+      id: env.random.uuid4(),
+      created_at: formatTimestamp(at),
+      updated_at: formatTimestamp(at + 10 * 60_000),
+      status: "DEPLOYED",
+      source: deployment.source,
+      source_revision_config: i === 0 ? deployment.source_revision_config : { ...deployment.source_revision_config, ...sha },
+    };
+    const revision = deepMerge(defaults, omit(fixture, REVISION_FIXTURE_KEYS)) as Revision;
+    revision.id = String(revision.id).toLowerCase();
+    return { deployment_id: id, remote_reconciled: fixture.remote_reconciled === true, revision };
+  });
+  const newest = (revisions[0] as RevisionEntry).revision;
+  const derived = {
+    latest_revision_id: newest.id,
+    active_revision_id: revisions.find((r) => r.revision.status === "DEPLOYED")?.revision.id ?? null,
+    updated_at: newest.updated_at > deployment.created_at ? newest.updated_at : deployment.created_at,
+    status: revisions.length === 1 && newest.status === "CREATING" ? "AWAITING_DATABASE" : "READY",
+  };
+  for (const [key, derivedValue] of Object.entries(derived)) if (value[key] === undefined) (deployment as unknown as Record<string, unknown>)[key] = derivedValue;
+
+  const failAt = getOwn(fixtureRevisions[0], "fail_at") as RevisionStatus | undefined;
+  return {
+    deployment,
+    meta: {
+      tag_value_ids: ((entry.value.tag_value_ids ?? []) as string[]).map((t) => t.toLowerCase()),
+      remote_reconciled: entry.value.remote_reconciled === true,
+      revision_ids: revisions.map((r) => r.revision.id),
+      fail_next_at: (entry.value.fail_next_revision_at as RevisionStatus | undefined) ?? null,
+    },
+    revisions,
+    resume: isInFlight(newest.status) ? { revision: newest, failAt: failAt ?? null } : undefined,
+  };
+}
+
+/** Revisions must agree with the deployment and the lifecycle: one in flight at most (the newest), on its source's path. */
+function revisionProblems(loaded: Loaded, entry: FixtureEntry, problem: (pointer: string, reason: string) => void): void {
+  const { deployment, revisions } = loaded;
+  const ids = revisions.map((r) => r.revision.id);
+  if (deployment.latest_revision_id !== ids[0]) problem("/latest_revision_id", `must be the newest revision's id (${ids[0]}), the first of "revisions"`);
+  const active = deployment.active_revision_id;
+  if (active !== null && revisions.find((r) => r.revision.id === active)?.revision.status !== "DEPLOYED") {
+    problem("/active_revision_id", "must be the id of one of its DEPLOYED revisions, or null");
+  }
+  const failNext = loaded.meta.fail_next_at;
+  if (failNext && !pathFor(deployment.source).includes(failNext)) problem("/fail_next_revision_at", `a '${deployment.source}' revision never reaches ${failNext} (image sources skip the build states)`);
+  revisions.forEach(({ revision }, i) => {
+    const at = `/revisions/${i}`;
+    if (new Set(ids).size !== ids.length && ids.indexOf(revision.id) !== i) problem(`${at}/id`, `another revision has id ${revision.id}`);
+    if (i > 0 && revision.created_at > (revisions[i - 1] as RevisionEntry).revision.created_at) problem(`${at}/created_at`, "revisions are listed newest first");
+    const path = pathFor(revision.source);
+    if (isInFlight(revision.status) && i > 0) problem(`${at}/status`, `only the newest revision can be in flight; a newer one interrupts it (use INTERRUPTED)`);
+    else if (isInFlight(revision.status) && !path.includes(revision.status)) problem(`${at}/status`, `a '${revision.source}' revision never is ${revision.status} (image sources skip the build states)`);
+    const failAt = getOwn((entry.value.revisions as unknown[] | undefined)?.[i], "fail_at") as RevisionStatus | undefined;
+    if (failAt && (i > 0 || !isInFlight(revision.status) || path.indexOf(failAt) < path.indexOf(revision.status))) {
+      problem(`${at}/fail_at`, `only the newest revision, in flight and not yet past ${failAt}, can fail at it`);
+    }
+  });
+}

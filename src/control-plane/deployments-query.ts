@@ -1,0 +1,87 @@
+import type { Deployment, DeploymentStore, RevisionEntry } from "./deployments-store.js";
+
+/** `GET /v2/deployments` query after validation (control-plane/deployment.json#/$defs/DeploymentListQuery). */
+export interface DeploymentListQuery {
+  limit: number;
+  offset: number;
+  name_contains?: string | null;
+  status?: string | null;
+  remote_reconciled?: boolean | null;
+  tag_value_ids?: string | null;
+  image_version?: string | null;
+  deployment_type?: string | null;
+  deployment_ids?: string | null;
+}
+
+/** `GET …/revisions` query after validation (control-plane/revision.json#/$defs/RevisionListQuery). */
+export interface RevisionListQuery {
+  limit: number;
+  offset: number;
+  status?: string | null;
+  remote_reconciled?: boolean | null;
+}
+
+export interface Page<T> {
+  resources: T[];
+  /** The offset of the next page (DESIGN §2). */
+  offset: number;
+}
+
+/**
+ * One page of a tenant's deployments, newest first. Walks the cached sorted view, testing each
+ * record against the filters and stopping as soon as the page is full: no copy of the collection.
+ */
+export function listDeployments(store: DeploymentStore, tenantId: string, query: DeploymentListQuery): Page<Deployment> {
+  return page(store.sortedFor(tenantId), deploymentFilter(store, query), query);
+}
+
+/** A deployment's revisions, newest first, filtered by `status` (comma-separated, any) and `remote_reconciled`. */
+export function listRevisions(revisions: readonly RevisionEntry[], query: RevisionListQuery): Page<RevisionEntry> {
+  const statuses = commaList(query.status);
+  const checks: ((entry: RevisionEntry) => boolean)[] = [];
+  if (statuses) checks.push((entry) => statuses.has(entry.revision.status));
+  if (typeof query.remote_reconciled === "boolean") checks.push((entry) => entry.remote_reconciled === query.remote_reconciled);
+  return page(revisions, checks.length ? (entry) => checks.every((check) => check(entry)) : undefined, query);
+}
+
+function deploymentFilter(store: DeploymentStore, query: DeploymentListQuery): ((d: Deployment) => boolean) | undefined {
+  const checks: ((d: Deployment) => boolean)[] = [];
+  const ids = commaList(query.deployment_ids, (id) => id.toLowerCase());
+  if (ids) checks.push((d) => ids.has(d.id));
+  const needle = query.name_contains?.toLowerCase();
+  if (needle) checks.push((d) => d.name.toLowerCase().includes(needle));
+  const { status, image_version: version, deployment_type: type } = query;
+  // An empty string filters nothing, as the CLI's `name_contains=` shows ("list all").
+  if (status) checks.push((d) => d.status === status);
+  if (version) checks.push((d) => d.image_version === version);
+  if (type) checks.push((d) => d.source_config.deployment_type === type);
+  if (typeof query.remote_reconciled === "boolean") {
+    const wanted = query.remote_reconciled;
+    checks.push((d) => store.metaOf(d.id).remote_reconciled === wanted);
+  }
+  const tags = commaList(query.tag_value_ids, (id) => id.toLowerCase());
+  if (tags) checks.push((d) => store.metaOf(d.id).tag_value_ids.some((tag) => tags.has(tag)));
+  return checks.length ? (d) => checks.every((check) => check(d)) : undefined;
+}
+
+function page<T>(sorted: readonly T[], matches: ((item: T) => boolean) | undefined, query: { limit: number; offset: number }): Page<T> {
+  if (!matches) {
+    const resources = sorted.slice(query.offset, query.offset + query.limit);
+    return { resources, offset: query.offset + resources.length };
+  }
+  const resources: T[] = [];
+  let skipped = 0;
+  for (const item of sorted) {
+    if (!matches(item)) continue;
+    if (skipped < query.offset) skipped++;
+    else if (resources.push(item) === query.limit) break;
+  }
+  return { resources, offset: query.offset + resources.length };
+}
+
+/** A comma-separated parameter as a set; undefined (no filter) when it names nothing. */
+function commaList(text: string | null | undefined, normalize: (item: string) => string = (item) => item): Set<string> | undefined {
+  if (typeof text !== "string") return undefined;
+  const items = text.split(",").map((item) => normalize(item.trim())).filter(Boolean);
+  return items.length ? new Set(items) : undefined;
+}

@@ -1,0 +1,57 @@
+import type { Request } from "express";
+import type { MockContext } from "../context.js";
+import { requireUuidPath } from "../http/validate.js";
+import { controlPlaneErrors } from "./errors.js";
+import { SOURCE_RULES } from "./deployments-rules.js";
+import { DeploymentStore, type Deployment } from "./deployments-store.js";
+import { Lifecycle } from "./lifecycle.js";
+import type { Tenancy } from "./tenancy.js";
+
+/** One mock's deployments: records, lifecycle and the tenancy that scopes them. */
+export interface Deployments {
+  store: DeploymentStore;
+  lifecycle: Lifecycle;
+  tenancy: Tenancy;
+}
+
+const byContext = new WeakMap<MockContext, Deployments>();
+
+/** Creates the deployments of a mock (once, from deploymentsRoutes) so revisions and admin routes can find them. */
+export function createDeployments(ctx: MockContext, tenancy: Tenancy): Deployments {
+  const store = new DeploymentStore(ctx);
+  const deployments = { store, lifecycle: new Lifecycle(ctx, store), tenancy };
+  byContext.set(ctx, deployments);
+  return deployments;
+}
+
+/** The deployments of a mock; routes call it per request, so registration order does not matter. */
+export function deploymentsOf(ctx: MockContext): Deployments {
+  const deployments = byContext.get(ctx);
+  if (!deployments) throw new Error("deploymentsOf(): the control plane's deployments are not set up for this mock");
+  return deployments;
+}
+
+/**
+ * The deployment a request's `{deployment_id}` names in the request's tenant, with the lifecycle
+ * caught up first: 422 for a non-UUID, 404 with the real text when it does not exist.
+ */
+export function requireDeployment(deployments: Deployments, req: Request): Deployment {
+  const id = requireUuidPath("deployment_id", String(req.params.deployment_id));
+  deployments.lifecycle.catchUp();
+  const deployment = deployments.store.get(deployments.tenancy.tenantOf(req), id);
+  if (!deployment) throw controlPlaneErrors.deploymentNotFound(id);
+  return deployment;
+}
+
+/**
+ * The record as sent: a hosted deployment's `custom_url` is the mock's own agent server for it, on
+ * the origin the client reached (`{base}/agents/{id}`), so it works whatever port the mock has.
+ */
+export function toWire(ctx: MockContext, req: Request, deployment: Deployment): Deployment {
+  if (!SOURCE_RULES[deployment.source].hosted) return deployment;
+  return { ...deployment, source_config: { ...deployment.source_config, custom_url: agentUrl(ctx.baseUrl(req), deployment.id) } };
+}
+
+export function agentUrl(base: string, deploymentId: string): string {
+  return `${base}/agents/${deploymentId}`;
+}
