@@ -50,9 +50,11 @@ export class Journal {
       if (req.path.startsWith("/_mock")) return next();
       const started = this.clock.now();
       const startedReal = performance.now();
-      res.on("finish", () => this.record(req, res.statusCode, started, performance.now() - startedReal));
+      // Read now: while a mounted router (say /api/v1) handles the request, req.path lacks its prefix.
+      const path = req.path;
+      res.on("finish", () => this.record(req, path, res.statusCode, started, performance.now() - startedReal));
       res.on("close", () => {
-        if (!res.writableFinished) this.record(req, res.statusCode, started, performance.now() - startedReal);
+        if (!res.writableFinished) this.record(req, path, res.statusCode, started, performance.now() - startedReal);
       });
       next();
     };
@@ -70,11 +72,11 @@ export class Journal {
     this.nextId = 1;
   }
 
-  private record(req: Request, status: number, started: number, durationMs: number): void {
+  private record(req: Request, path: string, status: number, started: number, durationMs: number): void {
     const entry: JournalEntry = {
       id: this.nextId++,
       method: req.method,
-      path: req.path,
+      path,
       query: req.query as Record<string, unknown>,
       headers: req.headers as Record<string, unknown>,
       body: this.capBody(req),
