@@ -44,7 +44,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
       turns.forEach((turn, t) => {
         const base = value.turns !== undefined ? [...turnsPath, t] : [];
         (turn.events ?? []).forEach((event, e) => {
-          for (const p of templateProblems(event.data, [...path, ...base, "events", e, "data"])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
+          for (const p of templateProblems(event, [...path, ...base, "events", e])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
         });
         for (const p of templateProblems(turn.end, [...path, ...base, "end"])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
       });

@@ -1,7 +1,7 @@
 import { faker as checkingFaker, type Faker } from "@faker-js/faker";
 import { formatTimestamp } from "../core/clock.js";
 import { getOwn, isPlainObject, setOwn, toPointer } from "../core/json.js";
-import type { Random } from "../core/random.js";
+import { uuid5, type Random } from "../core/random.js";
 
 /**
  * Scenario templates: `{{expression}}` inside string values (docs/scenarios.md, "Templates").
@@ -13,6 +13,7 @@ const WHOLE = /^\{\{\s*(.*?)\s*\}\}$/;
 const SCALARS = new Set(["run_id", "thread_id", "assistant_id", "graph_id", "scenario", "turn", "now", "uuid"]);
 const REQUEST_ROOTS = new Set(["input", "metadata", "config", "context", "command"]);
 const FAKER = /^faker\.([a-z][A-Za-z]*)\.([a-z][A-Za-z]*)$/;
+const NAMED_ID = /^id\.[A-Za-z0-9_-]+$/;
 
 /** What templates of one run can read. */
 export interface TemplateScope {
@@ -88,6 +89,8 @@ function evaluate(expr: string, scope: TemplateScope, path: (string | number)[])
     case "uuid":
       return scope.random.uuid4();
   }
+  // A uuid named by the scenario, the same in every turn of the thread (messages keep their ids).
+  if (NAMED_ID.test(expr)) return uuid5(expr, scope.thread_id ?? scope.run_id);
   const fakerCall = FAKER.exec(expr);
   if (fakerCall) {
     try {
@@ -106,7 +109,7 @@ function evaluate(expr: string, scope: TemplateScope, path: (string | number)[])
 }
 
 function expressionProblem(expr: string): string | undefined {
-  if (SCALARS.has(expr)) return undefined;
+  if (SCALARS.has(expr) || NAMED_ID.test(expr)) return undefined;
   const fakerCall = FAKER.exec(expr);
   if (fakerCall) {
     try {
@@ -118,7 +121,7 @@ function expressionProblem(expr: string): string | undefined {
   }
   const [root, ...keys] = expr.split(".");
   if (REQUEST_ROOTS.has(root as string) && keys.every((k) => k !== "" && !/\s/.test(k))) return undefined;
-  return `unknown expression; use one of ${[...SCALARS].join(", ")}, input.<path>, metadata.<path>, config.<path>, context.<path>, command.<path>, faker.<module>.<method>`;
+  return `unknown expression; use one of ${[...SCALARS].join(", ")}, id.<name>, input.<path>, metadata.<path>, config.<path>, context.<path>, command.<path>, faker.<module>.<method>`;
 }
 
 function callFaker(faker: Faker, module: string, method: string): unknown {
