@@ -102,23 +102,22 @@ function authorizationServerUrls(issuer: URL): string[] {
   return path ? [oauth, openid, `${issuer.origin}${path}/.well-known/openid-configuration`] : [oauth, openid];
 }
 
-/** Tries the candidate URLs in turn while they answer with an HTTP error status; any other failure is final. */
+/** Tries the candidate URLs in turn while they answer 404 (no such document); any other failure is final. */
 async function getFirst(fetcher: DiscoveryFetch, step: string, urls: string[], schema: string): Promise<{ url: string; doc: Record<string, unknown> }> {
   const tried: string[] = [];
-  let last: HttpError | undefined;
-  for (const url of urls) {
+  for (const [i, url] of urls.entries()) {
     const outcome = await request(fetcher, step, url, schema, { method: "GET" }, tried);
     if (outcome.ok) return { url, doc: outcome.doc };
+    if (outcome.status !== 404 || i === urls.length - 1) throw outcome.error;
     tried.push(`${url}: HTTP ${outcome.status}`);
-    last = outcome.error;
   }
-  throw last as HttpError;
+  throw new Error("no candidate URLs");
 }
 
 type Outcome = { ok: true; doc: Record<string, unknown> } | { ok: false; status: number; error: HttpError };
 
 /**
- * One discovery request. An HTTP error status is returned (the caller may try another URL); a network
+ * One discovery request. An HTTP error status is returned (a 404 may send the caller to another URL); a network
  * failure, a body that is not JSON or a document missing what discovery needs throws the step's 400.
  */
 async function request(
