@@ -130,7 +130,8 @@ function streamRun(res: Response, run: RunRecord, execution: Execution, options:
       if (!options.modes || f.mode === null || options.modes.has(f.mode)) write(sseFrame(f.event, f.data, options.ids ? f.id : undefined));
     },
     heartbeat: () => write(HEARTBEAT),
-    end: (dropped) => (dropped ? res.destroy() : res.end()),
+    // A drop closes the socket after what was written (no final chunk): the client sees a cut body.
+    end: (dropped) => (dropped ? dropConnection(res) : res.end()),
   };
   let unsubscribe = () => {};
   res.on("close", () => {
@@ -147,6 +148,11 @@ async function answerWhenDone(res: Response, execution: Execution, cancelOnDisco
   });
   const outcome = await execution.done;
   if (res.destroyed) return;
-  if (outcome.kind === "disconnect" && ownConnection) res.destroy();
+  if (outcome.kind === "disconnect" && ownConnection) dropConnection(res);
   else res.json(finalValues(outcome));
+}
+
+function dropConnection(res: Response): void {
+  if (res.socket) res.socket.end();
+  else res.destroy();
 }

@@ -1,0 +1,263 @@
+import { afterEach, describe, expect, it } from "vitest";
+import request from "supertest";
+import { createApp, mockOf, startMockServer, type MockServer } from "../../src/index.js";
+import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
+import { parseSse, rawRequest, rawText, sseEvents } from "../support/sse.js";
+
+const BASE = "http://mock.test";
+
+const hello: ScenarioInput = {
+  name: "hello",
+  match: { assistant_id: "agent", input: { messages: [{ content: { $contains: "hello" } }] } },
+  events: [
+    { event: "values", data: { messages: [{ type: "human", content: "{{input.messages.0.content}}" }] } },
+    { event: "updates", data: { agent: { messages: [{ type: "ai", id: "ai-1", content: "Hi!" }] } } },
+    { event: "messages", data: [{ type: "AIMessageChunk", id: "ai-1", content: "Hi!" }, { langgraph_node: "agent" }] },
+    { event: "custom", data: { progress: 1 } },
+    { event: "updates|sub:1", data: { inner: { x: 1 } } },
+  ],
+};
+
+function app(scenarios: ScenarioInput[] = [hello], extra: Record<string, unknown> = {}) {
+  return createApp({ seed: 7, fixtures: false, publicUrl: BASE, scenarios, ...extra });
+}
+
+async function newThread(a: ReturnType<typeof app>): Promise<string> {
+  const res = await request(a).post("/threads").send({ metadata: {} }).expect(200);
+  return res.body.thread_id as string;
+}
+
+function stream(a: ReturnType<typeof app>, path: string, body: Record<string, unknown>) {
+  return request(a).post(path).send(body).buffer(true).parse(rawText);
+}
+
+const input = (content: string) => ({ messages: [{ role: "user", content }] });
+
+describe("the run stream on the wire", () => {
+  it("frames every event with CRLF, compact JSON and an id, then the feedback event, with the real headers", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input("hello there"), stream_mode: ["values", "updates"], feedback_keys: ["user_liked", "user_disliked"] }).expect(200);
+    const [run] = mockOf(a).context.store.collection<{ run_id: string }>("runs").values();
+    const rid = run!.run_id;
+    const tokens = [...mockOf(a).context.store.collection<{ id: string; feedback_key: string }>("feedback_tokens").values()];
+    const url = (key: string) => `${BASE}/api/v1/feedback/tokens/${tokens.find((t) => t.feedback_key === key)!.id}`;
+    expect(res.body).toBe(
+      `event: metadata\r\ndata: {"run_id":"${rid}","attempt":1}\r\nid: 0\r\n\r\n` +
+        `event: values\r\ndata: {"messages":[{"type":"human","content":"hello there"}]}\r\nid: 1\r\n\r\n` +
+        `event: updates\r\ndata: {"agent":{"messages":[{"type":"ai","id":"ai-1","content":"Hi!"}]}}\r\nid: 2\r\n\r\n` +
+        `event: feedback\r\ndata: {"user_liked":"${url("user_liked")}","user_disliked":"${url("user_disliked")}"}\r\nid: 3\r\n\r\n`,
+    );
+    expect(res.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.headers["x-accel-buffering"]).toBe("no");
+    expect(res.headers["content-location"]).toBe(`/threads/${tid}/runs/${rid}`);
+    expect(res.headers.location).toBe(`/threads/${tid}/runs/${rid}/stream`);
+    expect(rid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    // The run is terminal by the time the stream has closed.
+    const got = await request(a).get(`/threads/${tid}/runs/${rid}`).expect(200);
+    expect(got.body.status).toBe("success");
+    expect(tokens.map((t) => t.feedback_key)).toEqual(["user_liked", "user_disliked"]);
+    expect(tokens[0]).toMatchObject({ run_id: rid, thread_id: tid, scenario: "hello", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca" });
+  });
+
+  it("sends only values by default, no feedback event without feedback_keys, and no end event", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input("hello") }).expect(200);
+    expect(sseEvents(res.body).map((e) => e.event)).toEqual(["metadata", "values"]);
+  });
+
+  it("messages-tuple asks for messages; custom and subgraph events need their mode and stream_subgraphs", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input("hello"), stream_mode: ["messages-tuple", "custom", "updates"], stream_subgraphs: true }).expect(200);
+    expect(sseEvents(res.body).map((e) => [e.event, e.id])).toEqual([["metadata", "0"], ["updates", "1"], ["messages", "2"], ["custom", "3"], ["updates|sub:1", "4"]]);
+    const legacy = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input("hello"), stream_mode: "messages" }).expect(200);
+    expect(sseEvents(legacy.body).map((e) => e.event)).toEqual(["metadata"]);
+  });
+
+  it("a stateless run (POST /runs/stream) has no id lines, no Location and Content-Location /runs/{id}", async () => {
+    const a = app();
+    const res = await stream(a, "/runs/stream", { assistant_id: "agent", input: input("hello"), feedback_keys: ["k"] }).expect(200);
+    const blocks = parseSse(res.body);
+    expect(blocks.map((b) => (b.kind === "event" ? [b.event, b.id] : b.kind))).toEqual([["metadata", null], ["values", null], ["feedback", null]]);
+    const rid = (sseEvents(res.body)[0]!.data as { run_id: string }).run_id;
+    expect(res.headers["content-location"]).toBe(`/runs/${rid}`);
+    expect(res.headers.location).toBeUndefined();
+    // The temporary thread is gone after the run (on_completion "delete").
+    const run = (await request(a).get(`/_mock/runs/${rid}`).expect(200)).body;
+    expect(run).toMatchObject({ stateless: true, status: "success", kwargs: { temporary: true } });
+    await request(a).get(`/threads/${run.thread_id}`).expect(404, { detail: "Not Found" });
+  });
+
+  it("an error ending sends error {error, message} last, no feedback, and marks run and thread as error", async () => {
+    const a = app([{ name: "boom", events: [{ event: "values", data: { n: 1 } }], end: { error: { error: "ValueError", message: "boom" } } }]);
+    const tid = await newThread(a);
+    const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: {}, feedback_keys: ["k"] }).expect(200);
+    expect(res.body.endsWith(`event: error\r\ndata: {"error":"ValueError","message":"boom"}\r\nid: 2\r\n\r\n`)).toBe(true);
+    expect(sseEvents(res.body).map((e) => e.event)).toEqual(["metadata", "values", "error"]);
+    const thread = (await request(a).get(`/threads/${tid}`)).body;
+    expect(thread).toMatchObject({ status: "error", values: { n: 1 } });
+    const [run] = (await request(a).get(`/threads/${tid}/runs`)).body;
+    expect(run.status).toBe("error");
+    expect(mockOf(a).context.store.collection("feedback_tokens").size).toBe(0);
+  });
+
+  it("an interrupt ending sends __interrupt__ as updates (or values without updates) and leaves the thread interrupted", async () => {
+    const scenario = { name: "ask", events: [{ event: "values", data: { draft: "x" } }], end: { interrupt: { value: { question: "Send?" }, id: "int-1", node: "review" } } };
+    const a = app([scenario]);
+    const tid = await newThread(a);
+    const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: {}, stream_mode: ["updates", "values"], feedback_keys: ["k"] }).expect(200);
+    expect(sseEvents(res.body).map((e) => [e.event, e.data])).toEqual([
+      ["metadata", expect.any(Object)],
+      ["values", { draft: "x" }],
+      ["updates", { __interrupt__: [{ value: { question: "Send?" }, id: "int-1" }] }],
+      ["feedback", { k: expect.stringMatching(/^http:\/\/mock\.test\/api\/v1\/feedback\/tokens\/[0-9a-f-]{36}$/) }],
+    ]);
+    const thread = (await request(a).get(`/threads/${tid}`)).body;
+    expect(thread.status).toBe("interrupted");
+    expect(Object.values(thread.interrupts)).toEqual([[{ value: { question: "Send?" }, id: "int-1" }]]);
+    const state = (await request(a).get(`/threads/${tid}/state`).expect(200)).body;
+    expect(state).toMatchObject({ values: { draft: "x" }, next: ["review"], interrupts: [{ value: { question: "Send?" }, id: "int-1" }] });
+    expect(state.tasks[0]).toMatchObject({ name: "review", interrupts: [{ id: "int-1" }] });
+
+    const b = app([scenario]);
+    const tid2 = await newThread(b);
+    const onlyValues = await stream(b, `/threads/${tid2}/runs/stream`, { assistant_id: "agent", input: {} }).expect(200);
+    expect(sseEvents(onlyValues.body).map((e) => e.event)).toEqual(["metadata", "values", "values"]);
+    expect(sseEvents(onlyValues.body)[2]!.data).toEqual({ __interrupt__: [{ value: { question: "Send?" }, id: "int-1" }] });
+  });
+
+  it("an http ending refuses the run before streaming with its status and detail", async () => {
+    const a = app([{ name: "busy", end: { http: { status: 429, detail: "Rate limited" } } }]);
+    const tid = await newThread(a);
+    await request(a).post(`/threads/${tid}/runs/stream`).send({ assistant_id: "agent" }).expect(429, { detail: "Rate limited" });
+    expect((await request(a).get(`/threads/${tid}/runs`)).body).toEqual([]);
+  });
+
+  it("a request no scenario matches is a 422 naming each scenario and why", async () => {
+    const a = app([hello, { name: "only-bob", match: { metadata: { user: "bob" } } }, { name: "other-graph", graph_id: "weather-bot" }]);
+    const tid = await newThread(a);
+    const res = await request(a).post(`/threads/${tid}/runs/stream`).send({ assistant_id: "agent", input: input("bye"), metadata: { user: "alice" } }).expect(422);
+    expect(res.body.detail).toBe(
+      `No scenario matches this run (POST /threads/${tid}/runs/stream, assistant 'agent'). Why each loaded scenario did not match:\n` +
+        `- hello: input.messages[0].content does not contain "hello"\n` +
+        `- only-bob: metadata.user is "alice", not "bob"\n` +
+        `- other-graph: the run is on graph "agent", the scenario on "weather-bot"`,
+    );
+  });
+
+  it("fills templates from the request, the run and the seeded faker, keeping the type of whole-value templates", async () => {
+    const a = app([
+      {
+        name: "echo",
+        events: [
+          {
+            event: "values",
+            data: { run: "{{run_id}}", thread: "{{thread_id}}", turn: "{{turn}}", input: "{{input}}", said: "You said {{input.text}} ({{metadata.n}})", name: "{{faker.person.firstName}}", msg: "{{id.m}}", cfg: "{{config.configurable.user}}" },
+          },
+        ],
+      },
+    ]);
+    const tid = await newThread(a);
+    const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: { text: "hi", n: [1, 2] }, metadata: { n: 3 }, config: { configurable: { user: "u1" } } }).expect(200);
+    const [meta, values] = sseEvents(res.body);
+    const data = values!.data as Record<string, unknown>;
+    expect(data).toMatchObject({ run: (meta!.data as { run_id: string }).run_id, thread: tid, turn: 1, input: { text: "hi", n: [1, 2] }, said: "You said hi (3)", cfg: "u1" });
+    expect(data.name).toMatch(/^[A-Z][a-z]+/);
+    expect(data.msg).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5/);
+    const b = app([{ name: "needs-text", events: [{ event: "values", data: { t: "{{input.text}}" } }] }]);
+    const tid2 = await newThread(b);
+    const bad = await request(b).post(`/threads/${tid2}/runs/stream`).send({ assistant_id: "agent", input: {} }).expect(422);
+    expect(bad.body.detail).toBe("Scenario 'needs-text' cannot be played for this run: template {{input.text}} at /0/data/t has no value in this run's request (input is {})");
+  });
+
+  it("sends a heartbeat comment every heartbeatMs of mock time while a scenario waits", async () => {
+    const mock = await startMockServer({ seed: 1, fixtures: false, heartbeatMs: 1000, clock: { autoAdvance: false }, scenarios: [{ name: "slow", events: [{ event: "values", data: { a: 1 }, delay_ms: 2500 }] }] });
+    try {
+      const tid = (await (await fetch(`${mock.url}/threads`, { method: "POST", body: "{}" })).json()).thread_id;
+      const pending = rawRequest(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: { assistant_id: "agent" } });
+      await waitFor(() => mock.control.context.store.collection<{ status: string }>("runs").values().next().value?.status === "running");
+      for (let i = 0; i < 3; i++) {
+        mock.clock.advance(1000);
+        await new Promise((r) => setImmediate(r));
+      }
+      const res = await pending;
+      expect(parseSse(res.body).map((b) => (b.kind === "comment" ? `:${b.text}` : b.event))).toEqual(["metadata", ":heartbeat", ":heartbeat", "values"]);
+      expect(res.body).toContain(`\r\n\r\n: heartbeat\r\n\r\n: heartbeat\r\n\r\nevent: values`);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("a disconnect ending drops the connection without a terminal event; the run ends as error", async () => {
+    const mock = await startMockServer({ seed: 1, fixtures: false, scenarios: [{ name: "drop", events: [{ event: "values", data: { a: 1 } }], end: "disconnect" }] });
+    try {
+      const tid = (await (await fetch(`${mock.url}/threads`, { method: "POST", body: "{}" })).json()).thread_id;
+      const res = await rawRequest(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: { assistant_id: "agent", feedback_keys: ["k"] } });
+      expect(res.complete).toBe(false);
+      expect(res.body).toMatch(/^event: metadata\r\n.*\r\nid: 0\r\n\r\nevent: values\r\ndata: \{"a":1\}\r\nid: 1\r\n\r\n$/s);
+      const run = mock.control.context.store.collection<{ status: string; error: unknown }>("runs").values().next().value;
+      expect(run).toMatchObject({ status: "error", error: { error: "ConnectionError" } });
+      expect(await (await fetch(`${mock.url}/ok`)).json()).toEqual({ ok: true });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("is byte-identical across two mocks with the same seed and the same requests", async () => {
+    const transcript = async () => {
+      const a = app([hello, { name: "rand", priority: -1, events: [{ event: "values", data: { who: "{{faker.person.fullName}}", id: "{{uuid}}", at: "{{now}}" } }] }]);
+      const out: string[] = [];
+      const tid = await newThread(a);
+      out.push(tid);
+      for (const text of ["hello", "other"]) {
+        const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input(text), feedback_keys: ["a", "b"] });
+        out.push(res.headers["content-location"] as string, res.body);
+      }
+      out.push(JSON.stringify((await request(a).get("/_mock/runs")).body));
+      return out;
+    };
+    const first = await transcript();
+    expect(await transcript()).toEqual(first);
+    expect(first.join("")).toContain("feedback/tokens/");
+  });
+});
+
+describe("on_disconnect", () => {
+  let mock: MockServer | undefined;
+  afterEach(async () => {
+    await mock?.close();
+    mock = undefined;
+  });
+
+  it("'cancel' interrupts the run when the client leaves; 'continue' lets it finish", async () => {
+    mock = await startMockServer({ seed: 3, fixtures: false, clock: { autoAdvance: false }, scenarios: [{ name: "slow", events: [{ event: "values", data: { a: 1 }, delay_ms: 60_000 }] }] });
+    const runs = mock.control.context.store.collection<{ status: string; kwargs: unknown }>("runs");
+    const statuses = async (onDisconnect: string) => {
+      const tid = (await (await fetch(`${mock!.url}/threads`, { method: "POST", body: "{}" })).json()).thread_id;
+      const controller = new AbortController();
+      const res = await fetch(`${mock!.url}/threads/${tid}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent", on_disconnect: onDisconnect }), signal: controller.signal });
+      const reader = res.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await waitFor(() => [...runs.values()].at(-1)?.status !== "running" || onDisconnect === "continue");
+      const before = [...runs.values()].at(-1)!.status;
+      mock!.clock.advance(60_000);
+      await waitFor(() => [...runs.values()].at(-1)?.status !== "running");
+      return [before, [...runs.values()].at(-1)!.status, (await (await fetch(`${mock!.url}/threads/${tid}`)).json()).status];
+    };
+    expect(await statuses("cancel")).toEqual(["interrupted", "interrupted", "idle"]);
+    expect(await statuses("continue")).toEqual(["running", "success", "idle"]);
+  });
+});
+
+/** Polls a condition across event-loop turns (no timers): the mock works on setImmediate. */
+export async function waitFor(condition: () => boolean, turns = 500): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (condition()) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error("condition not reached");
+}
