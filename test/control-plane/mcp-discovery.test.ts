@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import request from "supertest";
-import { createApp, mockOf, startMockServer, type MockServer } from "../../src/index.js";
+import { createApp, LoadError, mockOf, startMockServer, type MockServer } from "../../src/index.js";
 
 const START = "2026-01-15T09:00:00.000000+00:00";
 
@@ -380,5 +380,39 @@ describe("end to end over real HTTP", () => {
     expect(registration?.body).toMatchObject({ client_name: "github-tools provider", redirect_uris: [`${mock.url}/v2/auth/callback/github-tools`] });
     const listed = await (await fetch(`${mock.url}/v2/auth/providers/github-tools`)).json();
     expect(listed).toEqual(provider);
+  });
+});
+
+describe("mcp_servers fixtures", () => {
+  it("fill defaults from the schema", async () => {
+    const app = createApp({ seed: 7, fixtures: { mcp_servers: [{ slug: "bare" }] } });
+    await request(app)
+      .get("/.well-known/oauth-authorization-server/_fixtures/mcp/bare")
+      .set("Host", "mock.test")
+      .expect(200)
+      .expect((res) => {
+        expect(res.body).toMatchObject({ registration_endpoint: "http://mock.test/_fixtures/mcp/bare/register", scopes_supported: [], code_challenge_methods_supported: ["S256"] });
+      });
+  });
+
+  it("refuse bad entries with file, pointer and reason", () => {
+    let error: unknown;
+    try {
+      createApp({ seed: 1, fixtures: { mcp_servers: [{ slug: "Bad Slug" }, { slug: "ok", fail_at: "token" }, { slug: "dup" }, { slug: "dup", tools: [] }, { slug: "dup" }] } });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(LoadError);
+    const at = "<fixtures object 1>";
+    expect((error as LoadError).problems).toEqual([
+      { file: at, pointer: "/mcp_servers/0/slug", reason: 'must match pattern "^[a-z0-9][a-z0-9-]{0,62}$"; got "Bad Slug"' },
+      {
+        file: at,
+        pointer: "/mcp_servers/1/fail_at",
+        reason: 'must be one of "protected-resource-metadata", "authorization-server-metadata", "client-registration"; got "token"',
+      },
+      { file: at, pointer: "/mcp_servers/3/tools", reason: "unknown property (not in the schema)" },
+      { file: at, pointer: "/mcp_servers/4/slug", reason: 'duplicate slug "dup"' },
+    ]);
   });
 });
