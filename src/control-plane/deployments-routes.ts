@@ -119,8 +119,9 @@ export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixt
   });
 
   on.patch("/v2/deployments/:deployment_id", (req, res) => {
-    const deployment = requireDeployment(deployments, req);
+    // FastAPI validates the request before the handler looks anything up: 422 comes before 404.
     const body = validateBody<PatchBody>(`${SCHEMA}DeploymentPatchRequest`, req.body);
+    const deployment = requireDeployment(deployments, req);
     refuseImmutableChanges(req, deployment);
     const rule = SOURCE_RULES[deployment.source];
     const config = { ...deployment.source_config };
@@ -151,9 +152,9 @@ export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixt
   });
 
   on.delete("/v2/deployments/:deployment_id", (req, res) => {
-    const deployment = requireDeployment(deployments, req);
     // There is no tracing project to delete in the mock; the flag is validated and accepted.
     validateQuery(`${SCHEMA}DeploymentDeleteQuery`, req.query);
+    const deployment = requireDeployment(deployments, req);
     remove(deployments, deployment.id);
     res.status(204).end();
   });

@@ -14,8 +14,8 @@ import { isInFlight } from "./lifecycle.js";
 export function revisionsRoutes(ctx: MockContext, on: ControlPlaneRoutes): void {
   on.get("/v2/deployments/:deployment_id/revisions", (req, res) => {
     const deployments = deploymentsOf(ctx);
-    const deployment = requireDeployment(deployments, req);
     const query = validateQuery<RevisionListQuery>("control-plane/revision.json#/$defs/RevisionListQuery", req.query);
+    const deployment = requireDeployment(deployments, req);
     const page = listRevisions(deployments.store.revisionsOf(deployment.id), query);
     res.json({ resources: page.resources.map((entry) => entry.revision), offset: page.offset });
   });
