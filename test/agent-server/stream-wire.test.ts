@@ -3,6 +3,7 @@ import request from "supertest";
 import { createApp, mockOf, startMockServer, type MockServer } from "../../src/index.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { parseSse, rawRequest, rawText, sseEvents } from "../support/sse.js";
+import { waitFor } from "./helpers.js";
 
 const BASE = "http://mock.test";
 
@@ -252,12 +253,3 @@ describe("on_disconnect", () => {
     expect(await statuses("continue")).toEqual(["running", "success", "idle"]);
   });
 });
-
-/** Polls a condition across event-loop turns (no timers): the mock works on setImmediate. */
-export async function waitFor(condition: () => boolean, turns = 500): Promise<void> {
-  for (let i = 0; i < turns; i++) {
-    if (condition()) return;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error("condition not reached");
-}

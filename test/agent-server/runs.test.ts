@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import request from "supertest";
+import { createApp, mockOf } from "../../src/index.js";
+import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
+import { rawText, sseEvents } from "../support/sse.js";
+import { waitFor } from "./helpers.js";
+
+const slow: ScenarioInput = {
+  name: "slow",
+  match: { input: { slow: true } },
+  events: [
+    { event: "updates", data: { agent: { step: 1 } } },
+    { event: "values", data: { done: "{{input.tag}}" }, delay_ms: 10_000 },
+  ],
+};
+const quick: ScenarioInput = { name: "quick", priority: -1, events: [{ event: "values", data: { quick: "{{input.tag}}" } }] };
+
+function app(scenarios: ScenarioInput[] = [slow, quick], autoAdvance = false) {
+  return createApp({ seed: 11, fixtures: false, publicUrl: "http://mock.test", scenarios, clock: { autoAdvance } });
+}
+type App = ReturnType<typeof app>;
+
+async function newThread(a: App): Promise<string> {
+  return (await request(a).post("/threads").send({ metadata: {} }).expect(200)).body.thread_id;
+}
+const runs = (a: App) => mockOf(a).context.store.collection<{ run_id: string; status: string }>("runs");
+const statusOf = (a: App, runId: string) => runs(a).get(runId)?.status;
+
+describe("background runs, wait and join", () => {
+  it("POST /threads/{id}/runs returns the pending run; join waits and returns the final values", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const created = await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true, tag: "bg" } }).expect(200);
+    const run = created.body;
+    expect(Object.keys(run).sort()).toEqual(["assistant_id", "created_at", "kwargs", "metadata", "multitask_strategy", "run_id", "status", "thread_id", "updated_at"]);
+    expect(run).toMatchObject({ status: "pending", thread_id: tid, multitask_strategy: "enqueue", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca" });
+    expect(created.headers["content-location"]).toBe(`/threads/${tid}/runs/${run.run_id}`);
+    const joined = request(a).get(`/threads/${tid}/runs/${run.run_id}/join`).then((r) => r);
+    await waitFor(() => statusOf(a, run.run_id) === "running");
+    expect((await request(a).get(`/threads/${tid}`)).body.status).toBe("busy");
+    mockOf(a).clock.advance("10s");
+    const res = await joined;
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ done: "bg" });
+    expect((await request(a).get(`/threads/${tid}/runs/${run.run_id}`)).body.status).toBe("success");
+    expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", values: { done: "bg" } });
+  });
+
+  it("runs/wait returns the final values, or __error__ for a failed run", async () => {
+    const a = app([{ name: "ok", match: { input: { ok: true } }, events: [{ event: "values", data: { answer: 42 } }] }, { name: "fail", end: { error: { error: "ValueError", message: "nope" } } }], true);
+    const tid = await newThread(a);
+    const ok = await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { ok: true } }).expect(200);
+    expect(ok.body).toEqual({ answer: 42 });
+    expect(ok.headers["content-location"]).toMatch(new RegExp(`^/threads/${tid}/runs/[0-9a-f-]{36}$`));
+    const failed = await request(a).post(`/runs/wait`).send({ assistant_id: "agent", input: {} }).expect(200);
+    expect(failed.body).toEqual({ __error__: { error: "ValueError", message: "nope" } });
+  });
+
+  it("join-stream replays the run's events after Last-Event-ID and follows it live, filtered by stream_mode", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const { run_id } = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true, tag: "j" }, feedback_keys: ["k"] })).body;
+    await waitFor(() => statusOf(a, run_id) === "running");
+    const joined = request(a).get(`/threads/${tid}/runs/${run_id}/stream`).set("Last-Event-ID", "0").buffer(true).parse(rawText).then((r) => r);
+    await new Promise((r) => setImmediate(r));
+    mockOf(a).clock.advance("10s");
+    const res = await joined;
+    expect(res.status).toBe(200);
+    expect(sseEvents(res.body).map((e) => [e.event, e.id])).toEqual([["updates", "1"], ["values", "2"], ["feedback", "3"]]);
+    const onlyValues = await request(a).get(`/threads/${tid}/runs/${run_id}/stream?stream_mode=values`).buffer(true).parse(rawText).expect(200);
+    expect(sseEvents(onlyValues.body).map((e) => e.event)).toEqual(["metadata", "values", "feedback"]);
+  });
+
+  it("cancel interrupts a running run (202), and the thread goes back to idle", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const { run_id } = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true, tag: "c" } }).expect(200)).body;
+    await waitFor(() => statusOf(a, run_id) === "running");
+    await request(a).post(`/threads/${tid}/runs/${run_id}/cancel`).expect(202);
+    await waitFor(() => statusOf(a, run_id) === "interrupted");
+    expect((await request(a).get(`/threads/${tid}`)).body.status).toBe("idle");
+    await request(a).post(`/threads/${tid}/runs/${run_id}/cancel?wait=1`).expect(204);
+  });
+
+  it("lists a thread's runs newest first, with limit and status filter", async () => {
+    const a = app(undefined, true);
+    const tid = await newThread(a);
+    const first = (await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { tag: 1 } })).headers["content-location"];
+    const second = (await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { tag: 2 } })).headers["content-location"];
+    const list = (await request(a).get(`/threads/${tid}/runs`).expect(200)).body;
+    expect(list.map((r: { run_id: string }) => `/threads/${tid}/runs/${r.run_id}`)).toEqual([second, first]);
+    expect((await request(a).get(`/threads/${tid}/runs?limit=1`)).body).toHaveLength(1);
+    expect((await request(a).get(`/threads/${tid}/runs?status=error`)).body).toEqual([]);
+    await request(a).get(`/threads/${tid}/runs?limit=x`).expect(422, { detail: "limit: Input should be a valid integer, unable to parse string as an integer" });
+  });
+});
+
+describe("multitask strategies on a busy thread", () => {
+  async function busyThread(a: App) {
+    const tid = await newThread(a);
+    const { run_id } = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true, tag: "first" } })).body;
+    await waitFor(() => statusOf(a, run_id) === "running");
+    return { tid, first: run_id as string };
+  }
+
+  it("reject answers 409 with the real server's text", async () => {
+    const a = app();
+    const { tid } = await busyThread(a);
+    await request(a)
+      .post(`/threads/${tid}/runs/stream`)
+      .send({ assistant_id: "agent", input: { tag: "second" }, multitask_strategy: "reject" })
+      .expect(409, { detail: "Thread is already running a task. Wait for it to finish or choose a different multitask strategy." });
+  });
+
+  it("enqueue (the default) starts the new run after the running one", async () => {
+    const a = app();
+    const { tid, first } = await busyThread(a);
+    const second = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { tag: "second" } })).body.run_id;
+    await new Promise((r) => setImmediate(r));
+    expect([statusOf(a, first), statusOf(a, second)]).toEqual(["running", "pending"]);
+    mockOf(a).clock.advance("10s");
+    await waitFor(() => statusOf(a, second) === "success");
+    expect(statusOf(a, first)).toBe("success");
+    expect((await request(a).get(`/threads/${tid}`)).body.values).toEqual({ quick: "second" });
+  });
+
+  it("interrupt cancels the running run; rollback also deletes it and its state", async () => {
+    const a = app();
+    const { tid, first } = await busyThread(a);
+    const second = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { tag: "second" }, multitask_strategy: "interrupt" })).body.run_id;
+    await waitFor(() => statusOf(a, second) === "success");
+    expect(statusOf(a, first)).toBe("interrupted");
+
+    const b = app();
+    const busy = await busyThread(b);
+    const third = (await request(b).post(`/threads/${busy.tid}/runs`).send({ assistant_id: "agent", input: { tag: "third" }, multitask_strategy: "rollback" })).body.run_id;
+    await waitFor(() => statusOf(b, third) === "success");
+    expect(runs(b).get(busy.first)).toBeUndefined();
+    await request(b).get(`/threads/${busy.tid}/runs/${busy.first}`).expect(404, { detail: "Not Found" });
+  });
+});
+
+describe("threads that play a scenario over several runs", () => {
+  const approval: ScenarioInput = {
+    name: "approval",
+    match: { input: { messages: [{ content: { $contains: "send" } }] } },
+    turns: [
+      { events: [{ event: "values", data: { step: "draft" } }], end: { interrupt: { value: { question: "Send?" }, node: "review" } } },
+      { events: [{ event: "values", data: { step: "sent", decision: "{{command.resume}}" } }] },
+    ],
+  };
+  const chat: ScenarioInput = { name: "chat", match: { input: { messages: [{ content: { $contains: "hi" } }] } }, turns: [{ events: [{ event: "values", data: { turn: "{{turn}}" } }] }, { events: [{ event: "values", data: { turn: "{{turn}}", last: true } }] }] };
+
+  it("an interrupted thread resumes with command.resume into the next turn", async () => {
+    const a = app([approval], true);
+    const tid = await newThread(a);
+    const drafted = await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { messages: [{ role: "user", content: "send it" }] } }).expect(200);
+    expect(drafted.body).toEqual({ step: "draft", __interrupt__: [{ value: { question: "Send?" }, id: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
+    expect((await request(a).get(`/threads/${tid}`)).body.status).toBe("interrupted");
+    const resumed = await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", command: { resume: { approved: true } } }).expect(200);
+    expect(resumed.body).toEqual({ step: "sent", decision: { approved: true } });
+    expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", interrupts: {} });
+    expect((await request(a).get(`/threads/${tid}/state`)).body).toMatchObject({ next: [], interrupts: [], tasks: [] });
+  });
+
+  it("plays turns in order without matching again; the last turn repeats", async () => {
+    const a = app([chat], true);
+    const tid = await newThread(a);
+    const said = async (content: string) => (await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { messages: [{ content }] } })).body;
+    expect(await said("hi")).toEqual({ turn: 1 });
+    expect(await said("anything")).toEqual({ turn: 2, last: true });
+    expect(await said("hi again")).toEqual({ turn: 2, last: true });
+    const scenarios = (await request(a).get("/_mock/runs")).body.items.map((r: { scenario: string; turn: number }) => `${r.scenario}#${r.turn}`);
+    expect(scenarios).toEqual(["chat#1", "chat#2", "chat#2"]);
+  });
+});
+
+describe("run request errors", () => {
+  it("answers as the real server: unknown thread 404, bad thread id 422, unknown graph 422, unknown assistant UUID 404, bad body 422", async () => {
+    const a = app();
+    await request(a).post("/threads/7d6a7b54-0c9e-4a1e-9d0e-111111111111/runs/stream").send({ assistant_id: "agent" }).expect(404, { detail: "Thread or assistant not found." });
+    await request(a).post("/threads/not-a-uuid/runs/stream").send({ assistant_id: "agent" }).expect(422, { detail: "Invalid thread ID" });
+    const tid = await newThread(a);
+    await request(a)
+      .post(`/threads/${tid}/runs/stream`)
+      .send({ assistant_id: "nope" })
+      .expect(422, { detail: "Invalid assistant: 'nope'. Must be either:\n- A valid assistant UUID, or\n- One of the registered graphs: agent" });
+    await request(a).post(`/threads/${tid}/runs/stream`).send({ assistant_id: "7d6a7b54-0c9e-4a1e-9d0e-222222222222" }).expect(404, { detail: "Thread or assistant not found." });
+    await request(a).post(`/threads/${tid}/runs/stream`).send({ input: {} }).expect(422, { detail: "'assistant_id' is a required property" });
+    await request(a).post(`/threads/${tid}/runs/stream`).send({ assistant_id: "agent", stream_mode: ["everything"] }).expect(422);
+    await request(a).post(`/threads/${tid}/runs/stream`).set("content-type", "application/json").send("{bad").expect(422);
+    await request(a).post("/runs/stream").send({ assistant_id: "agent", command: { resume: 1 } }).expect(400, { detail: "You must provide a thread_id when resuming." });
+  });
+
+  it("if_not_exists: create makes the thread with the path's id", async () => {
+    const a = app(undefined, true);
+    const tid = "7d6a7b54-0c9e-4a1e-9d0e-333333333333";
+    await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { tag: "x" }, if_not_exists: "create" }).expect(200, { quick: "x" });
+    expect((await request(a).get(`/threads/${tid}`).expect(200)).body.metadata).toEqual({ graph_id: "agent", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca" });
+  });
+
+  it("serves the same routes under a deployment's custom_url and records the deployment", async () => {
+    const a = app(undefined, true);
+    const dep = "3c1f4c0e-6a43-4d8e-9f0b-444444444444";
+    const tid = (await request(a).post(`/agents/${dep}/threads`).send({}).expect(200)).body.thread_id;
+    const res = await request(a).post(`/agents/${dep}/threads/${tid}/runs/stream`).send({ assistant_id: "agent", input: { tag: "d" } }).buffer(true).parse(rawText).expect(200);
+    expect(res.headers["content-location"]).toMatch(new RegExp(`^/threads/${tid}/runs/`));
+    const [run] = (await request(a).get("/_mock/runs")).body.items;
+    expect(run).toMatchObject({ deployment_id: dep, scenario: "quick", route: `POST /threads/${tid}/runs/stream` });
+    await request(a).get(`/agents/${dep}/nothing-here`).expect(404, { detail: "Not Found" });
+  });
+});
