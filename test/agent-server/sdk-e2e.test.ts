@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client as Client2 } from "@langchain/langgraph-sdk";
+import { Client as Client1 } from "langgraph-sdk-1";
+import { startMockServer, type MockServer } from "../../src/index.js";
+import { BUNDLED_SCENARIOS } from "../../src/options.js";
+
+type AnyClient = InstanceType<typeof Client2>;
+type Token = { id: string; run_id: string; thread_id: string | null; feedback_key: string; scenario: string | null };
+
+const SDKS: [string, (url: string) => AnyClient][] = [
+  ["@langchain/langgraph-sdk 2.0.0", (url) => new Client2({ apiUrl: url })],
+  ["@langchain/langgraph-sdk 1.15 (langgraph-sdk-1)", (url) => new Client1({ apiUrl: url }) as unknown as AnyClient],
+];
+
+const user = (content: string) => ({ messages: [{ role: "user", content }] });
+
+async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const part of stream) out.push(part);
+  return out;
+}
+
+describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, makeClient) => {
+  let mock: MockServer;
+  let client: AnyClient;
+  const tokens = () => [...mock.control.context.store.collection<Token>("feedback_tokens").values()];
+
+  beforeAll(async () => {
+    mock = await startMockServer({ port: 0, seed: 42, fixtures: false, scenarios: [BUNDLED_SCENARIOS] });
+    client = makeClient(mock.url);
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  it("streams a run with feedbackKeys and ends with a feedback event whose tokens exist", async () => {
+    const thread = await client.threads.create();
+    const parts = await collect(
+      client.runs.stream(thread.thread_id, "agent", { input: user("What's the weather in Paris?"), streamMode: ["updates", "values"], feedbackKeys: ["user_liked", "user_disliked"] }),
+    );
+    const names = parts.map((p) => p.event);
+    expect(names[0]).toBe("metadata");
+    expect(names.at(-1)).toBe("feedback");
+    expect(names.slice(1, -1)).toEqual(["values", "updates", "values", "updates", "values", "updates", "values"]);
+    const runId = (parts[0]!.data as { run_id: string }).run_id;
+    const feedback = parts.at(-1)!.data as Record<string, string>;
+    expect(Object.keys(feedback)).toEqual(["user_liked", "user_disliked"]);
+    for (const [key, url] of Object.entries(feedback)) {
+      const match = new RegExp(`^${mock.tracingUrl}/api/v1/feedback/tokens/([0-9a-f-]{36})$`).exec(url);
+      expect(match).not.toBeNull();
+      expect(tokens().find((t) => t.id === match![1])).toMatchObject({ run_id: runId, thread_id: thread.thread_id, feedback_key: key, scenario: "weather-answer" });
+    }
+    const last = parts.at(-2)!.data as { messages: { type: string; content: string }[] };
+    expect(last.messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "ai"]);
+    expect(last.messages[0]!.content).toBe("What's the weather in Paris?");
+    expect((await client.runs.get(thread.thread_id, runId)).status).toBe("success");
+    expect((await client.threads.get(thread.thread_id)).values).toEqual(last);
+  });
+
+  it("every successful bundled scenario ends with the feedback event", async () => {
+    for (const text of ["Plan a trip for me", "research SSE framing", "Write the report", "Email the quarterly report", "hello there"]) {
+      const thread = await client.threads.create();
+      const parts = await collect(client.runs.stream(thread.thread_id, "agent", { input: user(text), streamMode: ["updates", "values"], feedbackKeys: ["user_liked", "user_disliked"] }));
+      expect(parts[0]!.event).toBe("metadata");
+      expect(parts.at(-1)).toMatchObject({ event: "feedback", data: { user_liked: expect.stringContaining("/api/v1/feedback/tokens/"), user_disliked: expect.any(String) } });
+    }
+  });
+
+  it("reports the error ending as an error event and the run as error", async () => {
+    const thread = await client.threads.create();
+    const parts = await collect(client.runs.stream(thread.thread_id, "agent", { input: user("What is the stock price of ACME?"), streamMode: ["updates"], feedbackKeys: ["user_liked"] }));
+    expect(parts.map((p) => p.event)).toEqual(["metadata", "updates", "error"]);
+    expect(parts.at(-1)!.data).toEqual({ error: "ToolException", message: "get_stock_price failed: upstream quote service returned 503" });
+    const [run] = await client.runs.list(thread.thread_id);
+    expect(run!.status).toBe("error");
+    expect((await client.threads.get(thread.thread_id)).status).toBe("error");
+  });
+
+  it("interrupts for approval, then resumes with a command", async () => {
+    const thread = await client.threads.create();
+    const first = await collect(client.runs.stream(thread.thread_id, "agent", { input: user("Email the quarterly report to the team"), streamMode: ["updates", "values"] }));
+    const interrupt = first.find((p) => p.event === "updates" && "__interrupt__" in (p.data as object));
+    expect(interrupt!.data).toMatchObject({ __interrupt__: [{ value: { question: "Send this email?" } }] });
+    const state = await client.threads.getState(thread.thread_id);
+    expect(state.next).toEqual(["human_review"]);
+    expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
+    const resumed = await collect(client.runs.stream(thread.thread_id, "agent", { command: { resume: "approve" }, streamMode: ["updates"] }));
+    expect(resumed.map((p) => p.event)).toEqual(["metadata", "updates", "updates", "updates"]);
+    expect(resumed[1]!.data).toEqual({ human_review: { decision: "approve" } });
+    expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
+  });
+
+  it("background run + join, joinStream, runs.wait, cancel and stateless streams", async () => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "agent", { input: user("hello") });
+    expect(run.status).toBe("pending");
+    const joined = await client.runs.join(thread.thread_id, run.run_id);
+    expect((joined as { messages: { content: string }[] }).messages[1]!.content).toBe("You said: hello");
+    const replay = await collect(client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "-1" }));
+    // A background run without stream_mode publishes every mode; the join replays them all.
+    expect(replay.map((p) => p.event)).toEqual(["metadata", "messages", "updates", "values"]);
+    expect(replay[0]).toMatchObject({ event: "metadata", data: { run_id: run.run_id, attempt: 1 } });
+
+    const waited = await client.runs.wait(thread.thread_id, "agent", { input: user("What's the weather?") });
+    expect((waited as { messages: unknown[] }).messages).toHaveLength(4);
+    await expect(client.runs.wait(thread.thread_id, "agent", { input: user("stock price please") })).rejects.toThrow("ToolException: get_stock_price failed");
+
+    const stateless = await collect(client.runs.stream(null, "agent", { input: user("hello"), streamMode: "values", feedbackKeys: ["k"] }));
+    expect(stateless.map((p) => p.event)).toEqual(["metadata", "values", "feedback"]);
+
+    const other = await client.threads.create();
+    const pending = await client.runs.create(other.thread_id, "agent", { input: user("hello"), afterSeconds: 3600 });
+    await client.runs.cancel(other.thread_id, pending.run_id, true);
+    expect((await client.runs.get(other.thread_id, pending.run_id)).status).toBe("interrupted");
+  });
+
+  it("surfaces the scripted refusal and the no-match error as HTTP errors", async () => {
+    const thread = await client.threads.create();
+    await expect(collect(client.runs.stream(thread.thread_id, "agent", { input: user("hi"), metadata: { simulate: "refusal" } }))).rejects.toThrow(/403/);
+    await expect(collect(client.runs.stream(thread.thread_id, "agent", { input: { nothing: true } }))).rejects.toThrow(/422.*No scenario matches this run/s);
+  });
+
+  it("searches assistants and finds the default assistant of graph agent", async () => {
+    const assistants = await client.assistants.search({ graphId: "agent" });
+    expect(assistants.map((a) => [a.assistant_id, a.name, a.metadata])).toEqual([["fe096781-5601-53d2-b2f6-0d3403f7e9ca", "agent", { created_by: "system" }]]);
+    expect((await client.assistants.get("fe096781-5601-53d2-b2f6-0d3403f7e9ca")).graph_id).toBe("agent");
+  });
+});
