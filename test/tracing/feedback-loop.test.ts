@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Client as LangGraphClient } from "@langchain/langgraph-sdk";
 import { Client as LangGraphClient1 } from "langgraph-sdk-1";
 import { Client as LangSmithClient } from "langsmith";
-import { startMockServer, type MockServer } from "../../src/index.js";
+import { startMockServer, type CapturedFeedback, type MockServer } from "../../src/index.js";
 
 const SCENARIO = {
   name: "greeting",
@@ -66,7 +66,7 @@ describe("full loop: SDK run → feedback URLs → fetch → assertions", () => 
     expect(await disliked.json()).toMatchObject({ key: "user_disliked", run_id: runId, score: 1, comment: "too short" });
 
     // Through the admin API …
-    const admin = await fetch(`${mock.url}/_mock/feedback?run_id=${runId}`).then((r) => r.json());
+    const admin = (await fetch(`${mock.url}/_mock/feedback?run_id=${runId}`).then((r) => r.json())) as { items: CapturedFeedback[]; count: number };
     expect(admin.count).toBe(2);
     expect(admin.items).toEqual([
       {
