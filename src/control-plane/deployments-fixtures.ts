@@ -54,6 +54,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     const env: GenerationEnv = { random: ctx.random.derive(`deployments/${entry.index}`), repositories, baseUrl: ctx.baseUrl() };
     const loaded = completeEntry(entry, env, generator.generate(DEPLOYMENT_REF, `deployments/${entry.index}`), tenancy.defaultTenantId, start);
     const problem = (pointer: string, reason: string) => fixtures.problem(entry, reason, pointer);
+    const problemsBefore = fixtures.problems.length;
     let ok = fixtures.check(entry, DEPLOYMENT_REF, loaded.deployment);
     loaded.revisions.forEach((r, i) => (ok = fixtures.check({ file: entry.file, pointer: `${entry.pointer}/revisions/${i}` }, REVISION_REF, r.revision) && ok));
     if (!ok) continue;
@@ -67,7 +68,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     if (typeof integration === "string" && !integrationCollection(ctx).has(integration)) problem("/source_config/integration_id", `no integration ${integration} in the fixtures' integrations`);
     if (deployment.created_at > formatTimestamp(start)) problem("/created_at", `must be before the clock's start (${formatTimestamp(start)})`);
     revisionProblems(loaded, entry, problem);
-    if (fixtures.problems.length) continue;
+    if (fixtures.problems.length > problemsBefore) continue;
     namesOf(deployment.tenant_id).add(deployment.name);
     store.put(deployment, loaded.meta, loaded.revisions);
     if (loaded.resume) resumed.push(loaded);
@@ -133,7 +134,7 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
       created_at: formatTimestamp(at),
       updated_at: formatTimestamp(at + 10 * 60_000),
       status: "DEPLOYED",
-      source: deployment.source,
+      source,
       source_revision_config: i === 0 ? deployment.source_revision_config : { ...deployment.source_revision_config, ...sha },
     };
     const revision = deepMerge(defaults, omit(fixture, REVISION_FIXTURE_KEYS)) as Revision;
