@@ -37,7 +37,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
       }
       const match = (value.match ?? {}) as ScenarioMatch;
       for (const key of ["input", "metadata"] as const) {
-        for (const p of patternProblems(match[key], [])) at(["match", key], `${p.reason}${p.pointer ? ` (at ${p.pointer})` : ""}`);
+        for (const p of patternProblems(match[key], [...path, "match", key])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
       }
       const turns: Turn[] = (value.turns as Turn[] | undefined) ?? [{ events: value.events as Turn["events"], end: value.end as Ending | undefined }];
       const turnsPath = value.turns !== undefined ? ["turns"] : [];

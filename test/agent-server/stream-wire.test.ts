@@ -177,7 +177,7 @@ describe("the run stream on the wire", () => {
   it("sends a heartbeat comment every heartbeatMs of mock time while a scenario waits", async () => {
     const mock = await startMockServer({ seed: 1, fixtures: false, heartbeatMs: 1000, clock: { autoAdvance: false }, scenarios: [{ name: "slow", events: [{ event: "values", data: { a: 1 }, delay_ms: 2500 }] }] });
     try {
-      const tid = (await (await fetch(`${mock.url}/threads`, { method: "POST", body: "{}" })).json()).thread_id;
+      const tid = await threadOn(mock.url);
       const pending = rawRequest(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: { assistant_id: "agent" } });
       await waitFor(() => mock.control.context.store.collection<{ status: string }>("runs").values().next().value?.status === "running");
       for (let i = 0; i < 3; i++) {
@@ -195,7 +195,7 @@ describe("the run stream on the wire", () => {
   it("a disconnect ending drops the connection without a terminal event; the run ends as error", async () => {
     const mock = await startMockServer({ seed: 1, fixtures: false, scenarios: [{ name: "drop", events: [{ event: "values", data: { a: 1 } }], end: "disconnect" }] });
     try {
-      const tid = (await (await fetch(`${mock.url}/threads`, { method: "POST", body: "{}" })).json()).thread_id;
+      const tid = await threadOn(mock.url);
       const res = await rawRequest(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: { assistant_id: "agent", feedback_keys: ["k"] } });
       expect(res.complete).toBe(false);
       expect(res.body).toMatch(/^event: metadata\r\n.*\r\nid: 0\r\n\r\nevent: values\r\ndata: \{"a":1\}\r\nid: 1\r\n\r\n$/s);
@@ -237,7 +237,7 @@ describe("on_disconnect", () => {
     mock = await startMockServer({ seed: 3, fixtures: false, clock: { autoAdvance: false }, scenarios: [{ name: "slow", events: [{ event: "values", data: { a: 1 }, delay_ms: 60_000 }] }] });
     const runs = mock.control.context.store.collection<{ status: string; kwargs: unknown }>("runs");
     const statuses = async (onDisconnect: string) => {
-      const tid = (await (await fetch(`${mock!.url}/threads`, { method: "POST", body: "{}" })).json()).thread_id;
+      const tid = await threadOn(mock!.url);
       const controller = new AbortController();
       const res = await fetch(`${mock!.url}/threads/${tid}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent", on_disconnect: onDisconnect }), signal: controller.signal });
       const reader = res.body!.getReader();
@@ -247,9 +247,14 @@ describe("on_disconnect", () => {
       const before = [...runs.values()].at(-1)!.status;
       mock!.clock.advance(60_000);
       await waitFor(() => [...runs.values()].at(-1)?.status !== "running");
-      return [before, [...runs.values()].at(-1)!.status, (await (await fetch(`${mock!.url}/threads/${tid}`)).json()).status];
+      return [before, [...runs.values()].at(-1)!.status, ((await (await fetch(`${mock!.url}/threads/${tid}`)).json()) as { status: string }).status];
     };
     expect(await statuses("cancel")).toEqual(["interrupted", "interrupted", "idle"]);
     expect(await statuses("continue")).toEqual(["running", "success", "idle"]);
   });
 });
+
+async function threadOn(url: string): Promise<string> {
+  const res = await fetch(`${url}/threads`, { method: "POST", body: "{}" });
+  return ((await res.json()) as { thread_id: string }).thread_id;
+}

@@ -37,11 +37,13 @@ export function sseEvents(raw: string): { event: string; data: unknown; id: stri
 }
 
 /** A supertest parser that keeps an event-stream body as raw text: `.buffer(true).parse(rawText)`. */
-export function rawText(res: NodeJS.ReadableStream, callback: (err: Error | null, body: string) => void): void {
+export function rawText(res: unknown, callback: (err: Error | null, body: string) => void): void {
+  // supertest types it as its own Response; at run time it is node's IncomingMessage.
+  const stream = res as NodeJS.ReadableStream;
   let text = "";
-  res.setEncoding("utf8");
-  res.on("data", (chunk: string) => (text += chunk));
-  res.on("end", () => callback(null, text));
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk: string) => (text += chunk));
+  stream.on("end", () => callback(null, text));
 }
 
 export interface RawResponse {
