@@ -117,6 +117,19 @@ export function recordApiFeedback(ctx: MockContext, body: FeedbackCreate, id: st
   });
 }
 
+/** The fields `PATCH /feedback/{id}` can change (schema `tracing/feedback-update.json`). */
+export type FeedbackUpdate = Partial<Pick<Feedback, "score" | "value" | "comment" | "correction">>;
+
+/** Applies an update: a field sent (even as null) replaces the record's, an absent one is kept. */
+export function updateFeedback(ctx: MockContext, record: FeedbackRecord, update: FeedbackUpdate): FeedbackRecord {
+  const feedback: Feedback = { ...record.feedback, modified_at: formatTimestamp(ctx.clock.now()) };
+  if (update.score !== undefined) feedback.score = update.score;
+  if (update.value !== undefined) feedback.value = update.value;
+  if (update.comment !== undefined) feedback.comment = update.comment;
+  if (update.correction !== undefined) feedback.correction = update.correction;
+  return feedbackCollection(ctx).set(feedback.id, { ...record, feedback });
+}
+
 /**
  * A complete record in the spec's field order, stamped with the mock's clock. The mock keeps no
  * traces: a run is taken to be the root of its own trace (as an agent-server run is) unless the

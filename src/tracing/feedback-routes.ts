@@ -1,11 +1,12 @@
 import type { MockContext } from "../context.js";
 import { requireUuidPath, validateQuery } from "../http/validate.js";
-import { feedbackCollection, recordApiFeedback, type Feedback, type FeedbackCreate } from "./feedback-records.js";
+import { feedbackCollection, recordApiFeedback, updateFeedback, type Feedback, type FeedbackCreate, type FeedbackRecord, type FeedbackUpdate } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
 import { requiredBody } from "./request-body.js";
 import type { TracingRoutes } from "./index.js";
 
 const CREATE = "tracing/feedback-create.json#/$defs/FeedbackCreate";
+const UPDATE = "tracing/feedback-update.json#/$defs/FeedbackUpdate";
 const LIST_QUERY = "tracing/feedback-list-query.json#/$defs/FeedbackListQuery";
 
 interface ListQuery {
@@ -26,7 +27,8 @@ interface ListQuery {
 
 /**
  * LangSmith's feedback API as the langsmith client uses it: `GET /feedback` (`listFeedback`),
- * `GET /feedback/{feedback_id}` (`readFeedback`) and `POST /feedback` (`createFeedback`).
+ * `GET`, `PATCH` and `DELETE /feedback/{feedback_id}` (`readFeedback`, `updateFeedback`, `deleteFeedback`)
+ * and `POST /feedback` (`createFeedback`).
  */
 export function feedbackRoutes(ctx: MockContext, on: TracingRoutes): void {
   on.get("/feedback", (req, res) => {
@@ -38,10 +40,16 @@ export function feedbackRoutes(ctx: MockContext, on: TracingRoutes): void {
     res.json(items.reverse().slice(query.offset, query.offset + query.limit));
   });
   on.get("/feedback/:feedback_id", (req, res) => {
+    res.json(existing(ctx, String(req.params.feedback_id)).feedback);
+  });
+  on.patch("/feedback/:feedback_id", (req, res) => {
     const id = requireUuidPath("feedback_id", String(req.params.feedback_id));
-    const record = feedbackCollection(ctx).get(id);
-    if (!record) throw tracingErrors.feedbackNotFound();
-    res.json(record.feedback);
+    const update = requiredBody<FeedbackUpdate>(UPDATE, req);
+    res.json(updateFeedback(ctx, existing(ctx, id), update).feedback);
+  });
+  on.delete("/feedback/:feedback_id", (req, res) => {
+    feedbackCollection(ctx).delete(existing(ctx, String(req.params.feedback_id)).feedback.id);
+    res.json({});
   });
   on.post("/feedback", (req, res) => {
     const body = requiredBody<FeedbackCreate>(CREATE, req);
@@ -49,6 +57,12 @@ export function feedbackRoutes(ctx: MockContext, on: TracingRoutes): void {
     if (feedbackCollection(ctx).has(id)) throw tracingErrors.feedbackExists(id);
     res.json(recordApiFeedback(ctx, body, id).feedback);
   });
+}
+
+function existing(ctx: MockContext, rawId: string): FeedbackRecord {
+  const record = feedbackCollection(ctx).get(requireUuidPath("feedback_id", rawId));
+  if (!record) throw tracingErrors.feedbackNotFound();
+  return record;
 }
 
 /** Every given parameter must hold; a repeated one matches any of its values. */

@@ -145,6 +145,38 @@ describe("LangSmith routes under /api/v1", () => {
     });
   });
 
+  describe("PATCH and DELETE /feedback/{id}", () => {
+    const id = "0198c0de-1111-7000-8000-000000000003";
+    beforeEach(async () => {
+      await request(app).post("/api/v1/feedback").send({ id, run_id: RUN_A, key: "k", score: 1, comment: "first" }).expect(200);
+    });
+
+    it("PATCH replaces the fields sent (null clears), keeps the others and moves modified_at", async () => {
+      mockOf(app).clock.advance("1m");
+      const res = await request(app).patch(`/api/v1/feedback/${id}`).send({ score: 0, comment: null, unknown: "ignored" });
+      expect(res.status).toBe(200);
+      expect(schemas().check(FEEDBACK, res.body)).toEqual([]);
+      expect(res.body).toMatchObject({ id, key: "k", score: 0, comment: null, created_at: "2026-01-15T09:00:00.000000+00:00", modified_at: "2026-01-15T09:01:00.000000+00:00" });
+      expect(mockOf(app).feedback()).toMatchObject([{ id, score: 0, comment: null }]);
+    });
+
+    it("PATCH validates like the rest: 422 for a bad field, 404 for an unknown id", async () => {
+      expect((await request(app).patch(`/api/v1/feedback/${id}`).send({ score: "high" })).status).toBe(422);
+      const unknown = await request(app).patch("/api/v1/feedback/0198c0de-1111-7000-8000-0000000000ff").send({ score: 1 });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ detail: "Feedback not found" });
+    });
+
+    it("DELETE answers {} and forgets the feedback", async () => {
+      const res = await request(app).delete(`/api/v1/feedback/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({});
+      expect((await request(app).get(`/api/v1/feedback/${id}`)).status).toBe(404);
+      expect(mockOf(app).feedback()).toEqual([]);
+      expect((await request(app).delete(`/api/v1/feedback/${id}`)).status).toBe(404);
+    });
+  });
+
   describe("GET /feedback", () => {
     async function seed() {
       const tokens = (

@@ -79,6 +79,15 @@ describe("the langsmith client (0.12) against the mock", () => {
     expect(await traced.readFeedback(created.id)).toMatchObject({ trace_id: OTHER_RUN, is_root: false });
   });
 
+  it("updateFeedback and deleteFeedback change and remove what createFeedback made", async () => {
+    const created = await client.createFeedback(RUN_ID, "correctness", { score: 1, comment: "first look" });
+    await client.updateFeedback(created.id, { score: 0.5, comment: "second look" });
+    expect(await client.readFeedback(created.id)).toMatchObject({ score: 0.5, comment: "second look" });
+    await client.deleteFeedback(created.id);
+    expect(mock.feedback()).toEqual([]);
+    await expect(client.readFeedback(created.id)).rejects.toThrow(/404/);
+  });
+
   it("a wrong API key surfaces as the client's 401 error", async () => {
     const wrong = new Client({ apiUrl: `${mock.tracingUrl}/api/v1`, apiKey: "nope" });
     await expect(wrong.createPresignedFeedbackToken(RUN_ID, "k")).rejects.toThrow(/401.*Invalid token/s);
