@@ -9,6 +9,8 @@ import { toPydanticIssues, uuidProblem } from "./pydantic-issues.js";
  * converted first by the rules pydantic uses for them.
  */
 export function validateBody<T>(ref: string, body: unknown): T {
+  // No body at all: FastAPI reports the whole body as missing, not its fields.
+  if (body === undefined) throw validationError([{ type: "missing", loc: ["body"], msg: "Field required", input: null }]);
   const errors = schemas().checkRequest(ref, body);
   if (errors.length) throw validationError(toPydanticIssues(errors, "body", body));
   return body as T;

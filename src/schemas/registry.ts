@@ -20,17 +20,19 @@ export class SchemaRegistry {
   /** Checks records (fixtures, scenarios, responses) exactly: unknown properties are errors. */
   readonly ajv: Ajv2020;
   /**
-   * Checks request bodies and queries the way pydantic reads them: defaults are filled in and
-   * properties a closed object does not declare are dropped instead of refused.
+   * Checks request bodies and queries the way pydantic reads them: properties a closed object does
+   * not declare are dropped instead of refused. It fills no defaults, so a 422 echoes the input as sent.
    */
   readonly requestAjv: Ajv2020;
-  private readonly compiled = new Map<string, ValidateFunction>();
-  private readonly compiledRequests = new Map<string, ValidateFunction>();
+  /** Fills schema defaults into request data that has passed `requestAjv`. */
+  readonly defaultsAjv: Ajv2020;
+  private readonly compiled = new Map<Ajv2020, Map<string, ValidateFunction>>();
   private readonly documents = new Map<string, Record<string, unknown>>();
 
   constructor(dir: string = SCHEMA_DIR) {
     this.ajv = makeAjv({ useDefaults: false, removeAdditional: false });
-    this.requestAjv = makeAjv({ useDefaults: true, removeAdditional: true });
+    this.requestAjv = makeAjv({ useDefaults: false, removeAdditional: true });
+    this.defaultsAjv = makeAjv({ useDefaults: true, removeAdditional: true });
     for (const file of listJson(dir)) {
       const schema = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
       const id = schema.$id;
@@ -38,18 +40,18 @@ export class SchemaRegistry {
         throw new Error(`schema ${file} must have $id ${SCHEMA_BASE + relative(dir, file)}`);
       }
       this.documents.set(id, schema);
-      this.ajv.addSchema(schema);
-      this.requestAjv.addSchema(schema);
+      for (const ajv of [this.ajv, this.requestAjv, this.defaultsAjv]) ajv.addSchema(schema);
     }
   }
 
   /** A compiled validator for a reference such as `control-plane/deployment.json#/$defs/Deployment`. */
-  validator(ref: string, forRequests = false): ValidateFunction {
+  validator(ref: string, ajv: Ajv2020 = this.ajv): ValidateFunction {
     const id = absolute(ref);
-    const cache = forRequests ? this.compiledRequests : this.compiled;
+    let cache = this.compiled.get(ajv);
+    if (!cache) this.compiled.set(ajv, (cache = new Map()));
     let fn = cache.get(id);
     if (!fn) {
-      fn = (forRequests ? this.requestAjv : this.ajv).getSchema(id);
+      fn = ajv.getSchema(id);
       if (!fn) throw new Error(`unknown schema ${ref}`);
       cache.set(id, fn);
     }
@@ -62,10 +64,15 @@ export class SchemaRegistry {
     return fn(data) ? [] : [...(fn.errors ?? [])];
   }
 
-  /** Validates request data as pydantic would: fills defaults and drops undeclared properties in place. */
+  /**
+   * Validates request data as pydantic would: undeclared properties of closed objects are dropped
+   * and, once the data is valid, schema defaults are filled in (both in place).
+   */
   checkRequest(ref: string, data: unknown): ErrorObject[] {
-    const fn = this.validator(ref, true);
-    return fn(data) ? [] : [...(fn.errors ?? [])];
+    const fn = this.validator(ref, this.requestAjv);
+    if (!fn(data)) return [...(fn.errors ?? [])];
+    this.validator(ref, this.defaultsAjv)(data);
+    return [];
   }
 
   /** The raw schema node a reference points at, with `$ref`s of that node followed. */

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createApp, LoadError } from "../../src/index.js";
+import { createApp, LoadError, type MockOptions } from "../../src/index.js";
 
 function tempFile(name: string, content: string): string {
   const dir = mkdtempSync(join(tmpdir(), "apm-fixtures-"));
@@ -11,7 +11,7 @@ function tempFile(name: string, content: string): string {
   return file;
 }
 
-function loadError(fixtures: Parameters<typeof createApp>[0]["fixtures"]): LoadError {
+function loadError(fixtures: MockOptions["fixtures"]): LoadError {
   try {
     createApp({ seed: 1, fixtures });
   } catch (err) {
