@@ -1,7 +1,8 @@
 import type { Argv, CommandModule } from "yargs";
 import { formatProblem, type LoadProblem } from "../core/load-error.js";
 import { readDocuments } from "../core/read-documents.js";
-import { validateFixtureFiles } from "../store/fixtures.js";
+import { createApp } from "../app.js";
+import { LoadError } from "../core/load-error.js";
 import { validateScenarioDocuments } from "../agent-server/scenario-validation.js";
 
 /**
@@ -18,7 +19,7 @@ export const validateCommand: CommandModule<object, { files: string[] }> = {
     const docs = readDocuments(argv.files, problems, true);
     const scenarioDocs = docs.filter(looksLikeScenarios);
     const fixtureFiles = docs.filter((d) => !scenarioDocs.includes(d)).map((d) => d.file);
-    if (fixtureFiles.length) problems.push(...validateFixtureFiles(fixtureFiles));
+    if (fixtureFiles.length) problems.push(...checkFixtures(fixtureFiles));
     problems.push(...validateScenarioDocuments(scenarioDocs));
     if (problems.length) {
       process.stderr.write(`${problems.length} problem${problems.length === 1 ? "" : "s"} found:\n${problems.map(formatProblem).join("\n")}\n`);
@@ -27,6 +28,17 @@ export const validateCommand: CommandModule<object, { files: string[] }> = {
     process.stdout.write(`OK: ${docs.length} file${docs.length === 1 ? "" : "s"} valid (${fixtureFiles.length} fixture, ${scenarioDocs.length} scenario)\n`);
   },
 };
+
+/** Loads the fixtures into a throwaway mock: every check the server makes at start-up runs. */
+function checkFixtures(files: string[]): LoadProblem[] {
+  try {
+    createApp({ seed: "validate", fixtures: files, scenarios: [] });
+    return [];
+  } catch (err) {
+    if (err instanceof LoadError) return err.problems;
+    throw err;
+  }
+}
 
 function looksLikeScenarios(doc: { file: string; content: unknown }): boolean {
   if (/\.ya?ml$/i.test(doc.file)) return true;

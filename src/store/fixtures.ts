@@ -87,17 +87,6 @@ export function readFixtures(option: MockOptions["fixtures"]): FixtureSet {
   return new FixtureSet(documents);
 }
 
-/** Checks fixture files without starting anything (the CLI's `validate`). */
-export function validateFixtureFiles(paths: string[]): LoadProblem[] {
-  try {
-    readFixtures(paths);
-    return [];
-  } catch (err) {
-    if (err instanceof LoadError) return err.problems;
-    throw err;
-  }
-}
-
 export function pointerOf(e: ErrorObject): string {
   const extra = e.keyword === "required" ? `/${String((e.params as { missingProperty: string }).missingProperty)}`
     : e.keyword === "additionalProperties" ? `/${String((e.params as { additionalProperty: string }).additionalProperty)}`

@@ -117,4 +117,13 @@ describe("agent-platform-mock validate", () => {
     expect(result.stderr).toContain(`${file}#/extra: unknown property (not in the schema)`);
     expect(result.stderr).toContain(`${file}#/tenants/0/id: must match format "uuid"; got "x"`);
   });
+
+  it("checks records as the server does at start-up, not just the file's structure", () => {
+    const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
+    const file = join(dir, "providers.json");
+    writeFileSync(file, JSON.stringify({ oauth_providers: [{ provider_id: "gh", uses_pkce: "yes" }] }));
+    const result = run(["validate", file]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`${file}#/oauth_providers/0/uses_pkce: must be boolean; got "yes"`);
+  });
 });
