@@ -1,4 +1,4 @@
-import type { Deployment, DeploymentStore, RevisionEntry } from "./deployments-store.js";
+import { newestFirst, type Deployment, type DeploymentStore, type RevisionEntry } from "./deployments-store.js";
 
 /** `GET /v2/deployments` query after validation (control-plane/deployment.json#/$defs/DeploymentListQuery). */
 export interface DeploymentListQuery {
@@ -32,7 +32,12 @@ export interface Page<T> {
  * record against the filters and stopping as soon as the page is full: no copy of the collection.
  */
 export function listDeployments(store: DeploymentStore, tenantId: string, query: DeploymentListQuery): Page<Deployment> {
-  return page(store.sortedFor(tenantId), deploymentFilter(store, query), query);
+  // A list of ids is looked up directly rather than scanned for.
+  const ids = commaList(query.deployment_ids, (id) => id.toLowerCase());
+  const candidates = ids
+    ? [...ids].flatMap((id) => store.get(tenantId, id) ?? []).sort(newestFirst)
+    : store.sortedFor(tenantId);
+  return page(candidates, deploymentFilter(store, query), query);
 }
 
 /** A deployment's revisions, newest first, filtered by `status` (comma-separated, any) and `remote_reconciled`. */
@@ -46,8 +51,6 @@ export function listRevisions(revisions: readonly RevisionEntry[], query: Revisi
 
 function deploymentFilter(store: DeploymentStore, query: DeploymentListQuery): ((d: Deployment) => boolean) | undefined {
   const checks: ((d: Deployment) => boolean)[] = [];
-  const ids = commaList(query.deployment_ids, (id) => id.toLowerCase());
-  if (ids) checks.push((d) => ids.has(d.id));
   const needle = query.name_contains?.toLowerCase();
   if (needle) checks.push((d) => d.name.toLowerCase().includes(needle));
   const { status, image_version: version, deployment_type: type } = query;

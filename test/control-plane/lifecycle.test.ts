@@ -252,7 +252,9 @@ describe("a control-plane client over HTTP", () => {
     const base = mock.url;
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${base}${path}`, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, body: res.status === 204 ? null : await res.json() };
+      // Loosely typed on purpose: this is what a plain JSON client sees.
+      const json: any = res.status === 204 ? null : await res.json();
+      return { status: res.status, body: json };
     };
     const existing = await call("GET", "/v2/deployments?name_contains=research-agent");
     expect(existing.body.resources.map((d: { name: string }) => d.name)).toEqual(["research-agent"]);
