@@ -141,3 +141,30 @@ describe("full loop: SDK run → feedback URLs → fetch → assertions", () => 
     expect(tokens).toEqual([urls.user_liked, urls.user_disliked]);
   });
 });
+
+describe("a separate tracing origin (tracingPort)", () => {
+  it("hands out URLs on the tracing port, which records them; a browser preflight from the app's origin passes", async () => {
+    const mock = await startMockServer({ port: 0, tracingPort: 0, seed: 8 });
+    try {
+      await mock.loadScenarios(SCENARIO);
+      expect(mock.tracingUrl).not.toBe(mock.url);
+      const client = new LangGraphClient({ apiUrl: mock.url });
+      const thread = await client.threads.create();
+      let urls: Record<string, string> = {};
+      for await (const part of client.runs.stream(thread.thread_id, "agent", { input: {}, feedbackKeys: ["user_liked"] })) {
+        if (part.event === "feedback") urls = part.data as Record<string, string>;
+      }
+      expect(urls.user_liked).toMatch(new RegExp(`^${mock.tracingUrl}/api/v1/feedback/tokens/`));
+      const preflight = await fetch(urls.user_liked!, {
+        method: "OPTIONS",
+        headers: { Origin: mock.url, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+      });
+      expect(preflight.status).toBe(200);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe(mock.url);
+      await fetch(urls.user_liked!, { method: "POST", headers: { Origin: mock.url, "Content-Type": "application/json" }, body: JSON.stringify({ score: 1 }) });
+      expect(mock.feedback({ thread_id: thread.thread_id })).toMatchObject([{ key: "user_liked", score: 1 }]);
+    } finally {
+      await mock.close();
+    }
+  });
+});
