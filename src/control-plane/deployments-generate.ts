@@ -12,12 +12,20 @@ const DAY_MS = 86_400_000;
 
 /** Values drawn from the schema: enums, and faker calls from a property's `faker` annotation. */
 export function schemaEnum<T extends string>(def: string): readonly T[] {
-  return schemas().resolve(`${DEPLOYMENT_SCHEMA}${def}`).enum as T[];
+  return schemaNode(def).enum as T[];
+}
+
+// Schemas are static: resolved nodes are looked up once, not per generated record.
+const nodes = new Map<string, Record<string, unknown>>();
+function schemaNode(path: string): Record<string, unknown> {
+  let node = nodes.get(path);
+  if (!node) nodes.set(path, (node = schemas().resolve(`${DEPLOYMENT_SCHEMA}${path}`)));
+  return node;
 }
 
 /** Calls faker as the property's `faker` annotation says (`"git.branch"` or `{"helpers.arrayElement": [[…]]}`). */
 export function fakeProperty(faker: Faker, def: string, property: string): unknown {
-  const node = schemas().resolve(`${DEPLOYMENT_SCHEMA}${def}/properties/${property}`);
+  const node = schemaNode(`${def}/properties/${property}`);
   const hint = node.faker as string | Record<string, unknown[]>;
   const [path, args] = typeof hint === "string" ? [hint, []] : (Object.entries(hint)[0] as [string, unknown[]]);
   let owner: Record<string, unknown> = faker as unknown as Record<string, unknown>;

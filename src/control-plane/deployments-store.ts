@@ -61,9 +61,12 @@ export interface RevisionEntry {
 }
 
 /** Keys of a schema object, in schema order: stored configs carry every one of them. */
-export function schemaKeys(def: string): string[] {
-  return Object.keys((schemas().resolve(`control-plane/deployment.json#/$defs/${def}`).properties ?? {}) as object);
+export function schemaKeys(def: string): readonly string[] {
+  let keys = keysByDef.get(def);
+  if (!keys) keysByDef.set(def, (keys = Object.keys((schemas().resolve(`control-plane/deployment.json#/$defs/${def}`).properties ?? {}) as object)));
+  return keys;
 }
+const keysByDef = new Map<string, readonly string[]>();
 
 /**
  * The deployments of one mock: wire records, their internal metadata and revisions, in copy-on-write
