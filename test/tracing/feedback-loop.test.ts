@@ -58,6 +58,10 @@ describe("full loop: SDK run → feedback URLs → fetch → assertions", () => 
     expect(Object.keys(urls)).toEqual(["user_liked", "user_disliked"]);
     for (const url of Object.values(urls)) expect(url).toMatch(new RegExp(`^${mock.tracingUrl}/api/v1/feedback/tokens/[0-9a-f-]{36}$`));
 
+    // The run the mock keeps knows the same URLs.
+    const run = (await fetch(`${mock.url}/_mock/runs/${runId}`).then((r) => r.json())) as { feedback_urls: Record<string, string> };
+    expect(run.feedback_urls).toEqual(urls);
+
     // What a web front end does: POST JSON for one button, GET with a query for the other.
     const liked = await fetch(urls.user_liked!, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ score: 1, comment: "spot on", metadata: { ui: "thumbs" } }) });
     expect(liked.status).toBe(200);

@@ -253,6 +253,15 @@ describe("presigned token URLs", () => {
       expect(mockOf(app).feedback()).toEqual([]);
     });
 
+    it("a body over the limit is 413", async () => {
+      const small = createApp({ seed: 11, bodyLimit: "1kb" });
+      const token = tokenFor(small, "user_liked");
+      const res = await request(small).post(path(token)).send({ comment: "x".repeat(5000) });
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({ detail: "Request Entity Too Large" });
+      expect(mockOf(small).feedback()).toEqual([]);
+    });
+
     it("a bad token and a bad body are reported together, path first", async () => {
       const res = await request(app).post("/api/v1/feedback/tokens/xyz").send({ score: [1] });
       expect(res.status).toBe(422);
