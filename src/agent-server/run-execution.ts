@@ -29,6 +29,7 @@ export type Outcome =
 /** What a run plays, with its templates already filled. */
 export interface RunScript {
   run_id: string;
+  thread_id: string;
   events: ScenarioEvent[];
   ending: Exclude<Ending, { http: unknown }>;
   /** Stream modes published (see eventMode). */

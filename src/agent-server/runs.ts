@@ -123,6 +123,8 @@ export function finalValues(outcome: Outcome): Record<string, unknown> {
  */
 export class RunService {
   private readonly executions = new Map<string, Execution>();
+  /** Executions not finished yet, by thread (multitask strategies and thread status read it). */
+  private readonly unfinished = new Map<string, Set<Execution>>();
   /** Bumped on reset: executions of an earlier generation no longer write to the store. */
   private generation = 0;
 
@@ -134,6 +136,7 @@ export class RunService {
       this.generation++;
       for (const x of this.executions.values()) x.cancel("interrupt");
       this.executions.clear();
+      this.unfinished.clear();
     });
   }
 
@@ -143,9 +146,7 @@ export class RunService {
 
   /** Runs of a thread still pending or running. */
   active(threadId: string): Execution[] {
-    return runCollection(this.ctx)
-      .filter((r) => r.thread_id === threadId && (r.status === "pending" || r.status === "running"))
-      .flatMap((r) => this.executions.get(r.run_id) ?? []);
+    return [...(this.unfinished.get(threadId) ?? [])];
   }
 
   /** Validates and creates a run and starts playing it; throws the real server's errors. */
@@ -243,6 +244,7 @@ export class RunService {
     const execution: Execution = new Execution(
       {
         run_id: runId,
+        thread_id: thread.thread_id,
         events,
         ending: rendered as Exclude<Ending, { http: unknown }>,
         modes,
@@ -273,6 +275,8 @@ export class RunService {
       },
     );
     this.executions.set(runId, execution);
+    const onThread = this.unfinished.get(thread.thread_id) ?? new Set<Execution>();
+    this.unfinished.set(thread.thread_id, onThread.add(execution));
     // Start on the next turn of the event loop, once the route has subscribed to the stream.
     setImmediate(() => void execution.play());
     return { run, execution };
@@ -310,6 +314,7 @@ export class RunService {
   private finish(execution: Execution, outcome: Outcome, onCompletion: "delete" | "keep"): void {
     const ctx = this.ctx;
     const runId = execution.script.run_id;
+    this.unfinished.get(execution.script.thread_id)?.delete(execution);
     const run = runCollection(ctx).get(runId);
     if (!run) return;
     const status: RunStatus = outcome.kind === "success" ? "success" : outcome.kind === "cancelled" ? "interrupted" : "error";

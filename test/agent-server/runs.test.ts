@@ -210,3 +210,23 @@ describe("run request errors", () => {
     await request(a).get(`/agents/${dep}/nothing-here`).expect(404, { detail: "Not Found" });
   });
 });
+
+describe("reset and deletion while runs are in flight", () => {
+  it("deleting a busy thread cancels its run; reset() forgets runs and threads and the mock keeps working", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const { run_id } = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true, tag: "x" } }).expect(200)).body;
+    await waitFor(() => statusOf(a, run_id) === "running");
+    await request(a).delete(`/threads/${tid}`).expect(204);
+    await request(a).get(`/threads/${tid}/runs/${run_id}`).expect(404);
+
+    const again = await newThread(a);
+    const second = (await request(a).post(`/threads/${again}/runs`).send({ assistant_id: "agent", input: { slow: true, tag: "y" } }).expect(200)).body.run_id;
+    await waitFor(() => statusOf(a, second) === "running");
+    mockOf(a).reset();
+    await request(a).get(`/threads/${again}`).expect(404);
+    expect((await request(a).get("/_mock/runs")).body).toEqual({ items: [], count: 0 });
+    const fresh = await newThread(a);
+    await request(a).post(`/threads/${fresh}/runs`).send({ assistant_id: "agent", input: { tag: "z" }, multitask_strategy: "reject" }).expect(200);
+  });
+});
