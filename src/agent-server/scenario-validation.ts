@@ -3,6 +3,7 @@ import type { SourceDocument } from "../core/read-documents.js";
 import { isPlainObject, toPointer } from "../core/json.js";
 import { isUuid } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
+import type { ErrorObject } from "ajv";
 import { pointerOf, reasonOf } from "../store/fixtures.js";
 import { patternProblems } from "./patterns.js";
 import { templateProblems } from "./templates.js";
@@ -26,7 +27,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
       const at = (sub: (string | number)[], reason: string) => problems.push({ file: doc.file, pointer: toPointer([...path, ...sub]), reason });
       const errors = schemas().check(SCENARIO_SCHEMA, value);
       // An if/then failure is already reported by the branch that failed.
-      for (const e of errors.filter((x) => x.keyword !== "if")) problems.push({ file: doc.file, pointer: toPointer(path) + pointerOf(e), reason: reasonOf(e) });
+      for (const e of errors.filter((x) => x.keyword !== "if")) problems.push({ file: doc.file, pointer: toPointer(path) + pointerOf(e), reason: scenarioReason(e) });
       if (errors.length || !isPlainObject(value)) continue;
       const name = value.name as string;
       if (taken.has(name)) at(["name"], `a scenario named "${name}" is already loaded; names must be unique (DELETE /_mock/scenarios/${name} first to replace it)`);
@@ -66,4 +67,13 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
 /** Checks scenario documents without loading them (the CLI's `validate`). */
 export function validateScenarioDocuments(docs: SourceDocument[]): LoadProblem[] {
   return checkScenarioDocuments(docs).problems;
+}
+
+/** The schema's reason, said in the scenario's own words where the schema's would be cryptic. */
+function scenarioReason(e: ErrorObject): string {
+  if (e.keyword === "pattern" && e.instancePath.endsWith("/event")) {
+    return `not a stream event name; use values, updates, messages, messages/partial, messages/complete, messages/metadata, custom, events, debug, tasks or checkpoints, optionally followed by |<namespace> parts; got ${JSON.stringify(e.data)}`;
+  }
+  if (e.keyword === "pattern" && e.instancePath.endsWith("/name")) return `names use letters, digits, ".", "_" and "-" (at most 128); got ${JSON.stringify(e.data)}`;
+  return reasonOf(e);
 }
