@@ -50,6 +50,10 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
       expect(match).not.toBeNull();
       expect(tokens().find((t) => t.id === match![1])).toMatchObject({ run_id: runId, thread_id: thread.thread_id, feedback_key: key, scenario: "weather-answer" });
     }
+    // The URLs work: the tracing service records one feedback per use.
+    const posted = await fetch(feedback.user_liked!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ score: 1 }) });
+    expect(posted.status).toBe(200);
+    expect(mock.feedback({ run_id: runId }).map((f) => [f.key, f.thread_id, f.scenario])).toEqual([["user_liked", thread.thread_id, "weather-answer"]]);
     const last = parts.at(-2)!.data as { messages: { type: string; content: string }[] };
     expect(last.messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "ai"]);
     expect(last.messages[0]!.content).toBe("What's the weather in Paris?");
