@@ -29,9 +29,10 @@ export function lifecycleAdminRoutes(ctx: MockContext, on: AdminRoutes): void {
     const { steps } = validateBody<{ steps: number }>(`${SCHEMA}AdvanceRequest`, req.body ?? {});
     const { lifecycle, store } = deploymentsOf(ctx);
     const revisionId = lifecycle.inFlightRevision(deployment.id);
-    if (!revisionId || !lifecycle.advance(deployment.id, steps)) {
+    if (!revisionId) {
       throw adminErrors.conflict(`Deployment ${deployment.id} has no revision in flight (its latest revision is ${latestStatus(ctx, deployment)}).`);
     }
+    lifecycle.advance(deployment.id, steps);
     const revision = store.revisions.get(revisionId)?.revision;
     res.json({ deployment_id: deployment.id, revision_id: revisionId, status: revision?.status, in_flight: lifecycle.inFlightRevision(deployment.id) === revisionId });
   });

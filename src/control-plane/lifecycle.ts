@@ -113,14 +113,12 @@ export class Lifecycle {
     if (this.ctx.lifecycle === "immediate") this.move(entry, Infinity, () => since);
   }
 
-  /** Moves one deployment's in-flight revision `steps` steps now; false when none is in flight. */
-  advance(deploymentId: string, steps: number): boolean {
+  /** Moves one deployment's in-flight revision (if any) `steps` steps now. */
+  advance(deploymentId: string, steps: number): void {
     this.catchUp();
     const entry = this.inFlight.get(deploymentId);
-    if (!entry) return false;
     const now = this.ctx.clock.now();
-    this.move(entry, steps, () => now);
-    return true;
+    if (entry) this.move(entry, steps, () => now);
   }
 
   /**
