@@ -10,8 +10,17 @@ export const DEFAULT_BODY_LIMIT = "1mb";
  * text/plain to avoid a preflight). An empty body leaves `req.body` undefined.
  */
 export function jsonBody(limit: string = DEFAULT_BODY_LIMIT): RequestHandler {
-  return express.json({ limit, strict: false, type: () => true });
+  // The parser reads a zero-length body (Content-Length: 0) as {}; FastAPI sees no body at all.
+  const parse = express.json({ limit, strict: false, type: () => true, verify: (req, _res, buf) => void ((req as EmptyMark)[EMPTY] = buf.length === 0) });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (!err && (req as EmptyMark)[EMPTY]) req.body = undefined;
+      next(err);
+    });
 }
+
+const EMPTY = Symbol("empty body");
+type EmptyMark = { [EMPTY]?: boolean };
 
 /** Why a body could not be read, for a service's catalogue to turn into its own error shape. */
 export interface BodyProblem {

@@ -12,7 +12,6 @@ export const tracingErrors = {
   /** Body that is not JSON (422 json_invalid) or too large (413). [real shape] */
   badBody: (problem: BodyProblem): HttpError => fastApiBodyError(problem),
   /** A required body that was not sent. [real: FastAPI] */
-  bodyMissing: (): HttpError => validationError([{ type: "missing", loc: ["body"], msg: "Field required", input: null }]),
 
   // Presigned token URLs (DESIGN §2)
   tokenNotFound: () => detailError(404, "Feedback token not found"),

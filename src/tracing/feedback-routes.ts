@@ -1,8 +1,7 @@
 import type { MockContext } from "../context.js";
-import { requireUuidPath, validateQuery } from "../http/validate.js";
+import { requireUuidPath, validateBody, validateQuery } from "../http/validate.js";
 import { feedbackCollection, recordApiFeedback, updateFeedback, type Feedback, type FeedbackCreate, type FeedbackRecord, type FeedbackUpdate } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
-import { requiredBody } from "./request-body.js";
 import type { TracingRoutes } from "./index.js";
 
 const CREATE = "tracing/feedback-create.json#/$defs/FeedbackCreate";
@@ -44,7 +43,7 @@ export function feedbackRoutes(ctx: MockContext, on: TracingRoutes): void {
   });
   on.patch("/feedback/:feedback_id", (req, res) => {
     const id = requireUuidPath("feedback_id", String(req.params.feedback_id));
-    const update = requiredBody<FeedbackUpdate>(UPDATE, req);
+    const update = validateBody<FeedbackUpdate>(UPDATE, req.body);
     res.json(updateFeedback(ctx, existing(ctx, id), update).feedback);
   });
   on.delete("/feedback/:feedback_id", (req, res) => {
@@ -52,7 +51,7 @@ export function feedbackRoutes(ctx: MockContext, on: TracingRoutes): void {
     res.json({});
   });
   on.post("/feedback", (req, res) => {
-    const body = requiredBody<FeedbackCreate>(CREATE, req);
+    const body = validateBody<FeedbackCreate>(CREATE, req.body);
     const id = (body.id ?? ctx.random.uuid4()).toLowerCase();
     if (feedbackCollection(ctx).has(id)) throw tracingErrors.feedbackExists(id);
     res.json(recordApiFeedback(ctx, body, id).feedback);

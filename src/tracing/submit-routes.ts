@@ -1,11 +1,10 @@
 import type { Request } from "express";
 import type { MockContext } from "../context.js";
 import { HttpError, validationError, type ValidationIssue } from "../http/http-error.js";
-import { requireUuidPath, validateQuery } from "../http/validate.js";
+import { requireUuidPath, validateBody, validateQuery } from "../http/validate.js";
 import { tokenCollection, type FeedbackToken } from "./feedback-tokens.js";
 import { recordTokenFeedback, type Submission } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
-import { requiredBody } from "./request-body.js";
 import type { TracingRoutes } from "./index.js";
 
 const BODY = "tracing/feedback-submit.json#/$defs/SubmitBody";
@@ -18,7 +17,7 @@ const QUERY = "tracing/feedback-submit.json#/$defs/SubmitQuery";
  */
 export function submitRoutes(ctx: MockContext, on: TracingRoutes): void {
   on.post("/feedback/tokens/:token", (req, res) => {
-    const [tokenId, submission] = readRequest(req, () => requiredBody<Submission>(BODY, req));
+    const [tokenId, submission] = readRequest(req, () => validateBody<Submission>(BODY, req.body));
     res.json(recordTokenFeedback(ctx, liveToken(ctx, tokenId), submission, "POST").feedback);
   });
   on.get("/feedback/tokens/:token", (req, res) => {

@@ -1,7 +1,6 @@
 import type { MockContext } from "../context.js";
-import { validateQuery } from "../http/validate.js";
+import { validateBody, validateQuery } from "../http/validate.js";
 import { issueFeedbackToken, tokenCollection, tokenResponse, type IssueTokenInput } from "./feedback-tokens.js";
-import { requiredBody } from "./request-body.js";
 import type { TracingRoutes } from "./index.js";
 
 const CREATE = "tracing/feedback-token.json#/$defs/FeedbackIngestTokenCreate";
@@ -23,8 +22,8 @@ interface TokenCreate {
 export function tokenRoutes(ctx: MockContext, on: TracingRoutes): void {
   on.post("/feedback/tokens", (req, res) => {
     const issue = (body: TokenCreate) => tokenResponse(issueFeedbackToken(ctx, req, tokenInput(body)));
-    if (Array.isArray(req.body)) res.json(requiredBody<TokenCreate[]>(CREATE_LIST, req).map(issue));
-    else res.json(issue(requiredBody<TokenCreate>(CREATE, req)));
+    if (Array.isArray(req.body)) res.json(validateBody<TokenCreate[]>(CREATE_LIST, req.body).map(issue));
+    else res.json(issue(validateBody<TokenCreate>(CREATE, req.body)));
   });
   on.get("/feedback/tokens", (req, res) => {
     const { run_id, limit, offset } = validateQuery<{ run_id: string; limit?: number; offset: number }>(LIST_QUERY, req.query as Record<string, unknown>);

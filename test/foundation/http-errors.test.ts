@@ -64,3 +64,23 @@ describe("API key", () => {
     expect(res.body).toEqual({ ok: true });
   });
 });
+
+describe("request bodies", () => {
+  const app = createApp({ seed: 1 });
+
+  it("no body at all, or an empty one, is FastAPI's missing body", async () => {
+    const expected = { detail: [{ type: "missing", loc: ["body"], msg: "Field required", input: null }] };
+    const none = await request(app).post("/v2/auth/providers");
+    expect(none.status).toBe(422);
+    expect(none.body).toEqual(expected);
+    const empty = await request(app).post("/v2/auth/providers").set("Content-Type", "application/json").set("Content-Length", "0").send("");
+    expect(empty.status).toBe(422);
+    expect(empty.body).toEqual(expected);
+  });
+
+  it("a 422 echoes the body as sent, without the schema's defaults filled in", async () => {
+    const res = await request(app).post("/v2/auth/providers").send({ name: "x" });
+    expect(res.status).toBe(422);
+    expect((res.body as { detail: { input: unknown }[] }).detail[0]?.input).toEqual({ name: "x" });
+  });
+});
