@@ -8,10 +8,15 @@ type Method = "get" | "post" | "put" | "patch" | "delete";
  * exists, wrong method" (405 with an Allow header), as the real services do.
  */
 export class RouteTable {
-  private readonly routes: { method: string; pattern: RegExp }[] = [];
+  private readonly routes: { method: string; path: string; pattern: RegExp }[] = [];
 
   add(method: string, path: string): void {
-    this.routes.push({ method: method.toUpperCase(), pattern: patternFor(path) });
+    this.routes.push({ method: method.toUpperCase(), path, pattern: patternFor(path) });
+  }
+
+  /** Every registered route as `{method, path}` (express syntax, e.g. `/threads/:thread_id`). */
+  list(): { method: string; path: string }[] {
+    return this.routes.map(({ method, path }) => ({ method, path }));
   }
 
   /** Methods allowed on a path, or an empty list when no route has that path. */

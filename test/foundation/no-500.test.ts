@@ -1,0 +1,46 @@
+import request from "supertest";
+import { describe, expect, it } from "vitest";
+import { BUNDLED_SCENARIOS, createApp, mockOf } from "../../src/index.js";
+
+/**
+ * Bad input gets the real service's error, never a 500: every route the mock registers is called
+ * with path parameters that exist and that do not, and with bodies of every wrong shape.
+ */
+describe("no request produces a 500 or a stack trace", () => {
+  const app = createApp({ seed: 5, scenarios: [BUNDLED_SCENARIOS] });
+  const routes = mockOf(app).context.routes.list().filter((r) => r.method !== "HEAD");
+  const bodies: [string, string][] = [
+    ["no body", ""],
+    ["malformed JSON", '{"a": '],
+    ["a JSON array", "[1, 2, 3]"],
+    ["a JSON string", '"text"'],
+    ["null", "null"],
+    ["__proto__ and constructor keys", '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "name": {"$ne": 1}}'],
+    ["wrong types everywhere", '{"name": 1, "source": [], "input": 5, "assistant_id": {}, "score": "high", "metadata": "x", "limit": -1}'],
+  ];
+  const params = ["not-a-uuid", "00000000-0000-4000-8000-000000000000", "..%2F..%2Fetc", "%00"];
+
+  it("covers the routes of every service", () => {
+    const paths = routes.map((r) => r.path);
+    for (const prefix of ["/v2/auth/providers", "/v1/integrations", "/v2/deployments", "/threads", "/runs", "/assistants", "/api/v1/feedback", "/_mock"]) {
+      expect(paths.some((p) => p.startsWith(prefix))).toBe(true);
+    }
+  });
+
+  it.each(params)("with path parameter %s", async (param) => {
+    for (const route of routes) {
+      const path = route.path.replace(/:[a-z_]+/g, param);
+      for (const [label, body] of route.method === "GET" || route.method === "DELETE" ? [bodies[0]!] : bodies) {
+        const res = await request(app)
+          [route.method.toLowerCase() as "get"](`${path}?limit=abc&offset=-5&stream_mode=nope`)
+          .set("Content-Type", "application/json")
+          .send(body)
+          .timeout(10_000);
+        const where = `${route.method} ${path} with ${label}`;
+        expect(res.status, where).toBeLessThan(500);
+        expect(res.text, where).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+      }
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
