@@ -66,7 +66,8 @@ export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixt
     if (rule.hosted) config.custom_url = null;
     if (config.deployment_type === null && rule.config.includes("deployment_type")) config.deployment_type = DEFAULT_DEPLOYMENT_TYPE;
     const revisionConfig = { ...revisionConfigFrom(body.source_revision_config), repo_commit_sha: commitFor(ctx, body.source) };
-    const problem = sourceProblems(body.source, config, revisionConfig)[0];
+    const startsRevision = !rule.firstRevisionWaitsFor || isSet(revisionConfig[rule.firstRevisionWaitsFor]);
+    const problem = sourceProblems(body.source, config, revisionConfig, startsRevision)[0];
     if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
     requireIntegration(ctx, config.integration_id);
     if (store.nameTaken(tenantId, body.name)) throw controlPlaneErrors.duplicateName(body.name);
@@ -92,7 +93,7 @@ export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixt
       image_version: CURRENT_IMAGE_VERSION,
     };
     store.put(deployment, { tag_value_ids: [], remote_reconciled: false, revision_ids: [], fail_next_at: null });
-    lifecycle.newRevision(id, body.source, revisionConfig);
+    if (startsRevision) lifecycle.newRevision(id, body.source, revisionConfig);
     res.status(201).json(toWire(ctx, req, store.deployments.get(id) as Deployment));
   });
 
@@ -137,7 +138,7 @@ export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixt
     const base = revisionSource === deployment.source ? deployment.source_revision_config : configFrom({}, "SourceRevisionConfig");
     const revisionConfig: ConfigObject = { ...base, ...Object.fromEntries(changes) };
     if (newRevision) revisionConfig.repo_commit_sha = commitFor(ctx, revisionSource);
-    const problem = sourceProblems(revisionSource, config, newRevision ? revisionConfig : deployment.source_revision_config)[0];
+    const problem = sourceProblems(revisionSource, config, newRevision ? revisionConfig : deployment.source_revision_config, newRevision)[0];
     if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
 
     store.update({

@@ -14,6 +14,12 @@ interface SourceRule {
   builds: boolean;
   /** Hosted by the platform: the server owns `custom_url` (the mock's agent server for it). */
   hosted: boolean;
+  /**
+   * A required `source_revision_config` field a create may leave out: the deployment then has no
+   * revision until a PATCH sets it. The real CLI creates an `internal_docker` deployment with
+   * `source_revision_config: {}`, pushes its image, then PATCHes `image_uri` (control-plane-notes §6.2).
+   */
+  firstRevisionWaitsFor?: string;
 }
 
 /** Which fields each source uses (control-plane-notes §6.2, the schema's field descriptions). */
@@ -38,6 +44,7 @@ export const SOURCE_RULES: Record<DeploymentSource, SourceRule> = {
     required: ["source_revision_config.image_uri"],
     builds: false,
     hosted: true,
+    firstRevisionWaitsFor: "image_uri",
   },
   internal_source: {
     config: ["deployment_type", "custom_url", "install_command", "build_command"],
@@ -68,13 +75,16 @@ export interface SourceProblem {
 /**
  * Checks a deployment's configuration against its source: required fields set, fields of other
  * sources unset, no build-on-push for a tag. The reasons use the real service's wording
- * ("'source_revision_config.repo_ref' is required for 'github' source").
+ * ("'source_revision_config.repo_ref' is required for 'github' source"). Without `startsRevision`
+ * the source's `firstRevisionWaitsFor` field may be unset.
  */
-export function sourceProblems(source: DeploymentSource, config: ConfigObject, revision: ConfigObject): SourceProblem[] {
+export function sourceProblems(source: DeploymentSource, config: ConfigObject, revision: ConfigObject, startsRevision = true): SourceProblem[] {
   const rule = SOURCE_RULES[source];
   const problems: SourceProblem[] = [];
   const objects: Record<string, ConfigObject> = { source_config: config, source_revision_config: revision };
+  const waiting = startsRevision || !rule.firstRevisionWaitsFor ? undefined : `source_revision_config.${rule.firstRevisionWaitsFor}`;
   for (const field of rule.required) {
+    if (field === waiting) continue;
     const [object, key] = field.split(".") as [string, string];
     const value = objects[object]?.[key];
     if (value === null || value === undefined || value === "") problems.push({ field, reason: `'${field}' is required for '${source}' source` });

@@ -165,6 +165,28 @@ describe("POST /v2/deployments", () => {
     });
   }
 
+  it("internal_docker may be created without image_uri, as the CLI does: no revision until a PATCH brings the image", async () => {
+    const app = newApp();
+    const cliCreate = { name: "cli-agent", source: "internal_docker", source_config: { deployment_type: "dev" }, source_revision_config: {}, secrets: [] };
+    const d = (await request(app).post("/v2/deployments").send(cliCreate).expect(201)).body;
+    expect(d).toMatchObject({ status: "AWAITING_DATABASE", latest_revision_id: null, active_revision_id: null, source_revision_config: { image_uri: null } });
+    await request(app).get(`/v2/deployments/${d.id}/revisions?limit=1`).expect(200, { resources: [], offset: 0 });
+    await request(app).patch(`/v2/deployments/${d.id}`).send({ source_config: {} }).expect(200);
+    await request(app)
+      .patch(`/v2/deployments/${d.id}`)
+      .send({ secrets: [] })
+      .expect(400, { detail: "Source configuration error: 'source_revision_config.image_uri' is required for 'internal_docker' source" });
+    const image = "registry.test/acme/cli-agent@sha256:" + "a".repeat(64);
+    const patched = await request(app)
+      .patch(`/v2/deployments/${d.id}`)
+      .send({ source_revision_config: { image_uri: image }, revision_source: "internal_docker", secrets: [], tracked_packages: ["langgraph"] })
+      .expect(200);
+    expect(patched.body).toMatchObject({ status: "READY", latest_revision_id: expect.any(String), source_revision_config: { image_uri: image } });
+    expect(patched.body.active_revision_id).toBe(patched.body.latest_revision_id);
+    const latest = await request(app).get(`/v2/deployments/${d.id}/revisions?limit=1`).expect(200);
+    expect(latest.body.resources).toMatchObject([{ id: patched.body.latest_revision_id, status: "DEPLOYED", source: "internal_docker" }]);
+  });
+
   it("the same name is free in another tenant", async () => {
     await request(newApp()).post("/v2/deployments").set("X-Tenant-Id", STAGING).send(githubBody({ name: "support-agent" })).expect(201);
   });
