@@ -24,6 +24,7 @@ export class MockContext {
   readonly lifecycleStepMs: number;
   readonly heartbeatMs: number;
   private readonly resetHooks: { scope: ResetScope; run: () => void }[] = [];
+  private readonly closeHooks: (() => void)[] = [];
   private randomStart: RandomState | undefined;
 
   constructor(readonly options: MockOptions) {
@@ -55,6 +56,16 @@ export class MockContext {
   /** Something else to put back on reset (scenario registry, in-flight lifecycle, …). */
   onReset(scope: ResetScope, run: () => void): void {
     this.resetHooks.push({ scope, run });
+  }
+
+  /** Something to stop when the mock closes (in-flight runs and the timers they wait on). */
+  onClose(run: () => void): void {
+    this.closeHooks.push(run);
+  }
+
+  /** Stops in-flight work so that nothing keeps the process alive after the server closed. */
+  close(): void {
+    for (const hook of this.closeHooks) hook();
   }
 
   /** Marks the current state as the one reset() returns to; called once start-up loading is done. */

@@ -70,6 +70,7 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     },
     control,
     close: async () => {
+      control.context.close();
       await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
     },
   };

@@ -138,6 +138,10 @@ export class RunService {
       this.executions.clear();
       this.unfinished.clear();
     });
+    // A run waiting on a real-clock delay holds a timer: cancel it, or it outlives the server.
+    ctx.onClose(() => {
+      for (const set of this.unfinished.values()) for (const x of set) x.cancel("interrupt");
+    });
   }
 
   execution(runId: string): Execution | undefined {

@@ -254,6 +254,21 @@ describe("on_disconnect", () => {
   });
 });
 
+describe("closing the mock", () => {
+  it("cancels runs still playing, so no delay timer outlives the server", async () => {
+    // No seed: the real clock, whose sleeps are timers that would keep the process alive.
+    const mock = await startMockServer({ fixtures: false, scenarios: [{ name: "slow", events: [{ event: "values", data: { a: 1 }, delay_ms: 600_000 }] }] });
+    const tid = await threadOn(mock.url);
+    const res = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent" }) });
+    await res.body!.getReader().read();
+    const runs = mock.control.context.store.collection<{ status: string }>("runs");
+    await waitFor(() => [...runs.values()][0]?.status === "running");
+    await mock.close();
+    await waitFor(() => [...runs.values()][0]?.status !== "running");
+    expect([...runs.values()][0]!.status).toBe("interrupted");
+  });
+});
+
 async function threadOn(url: string): Promise<string> {
   const res = await fetch(`${url}/threads`, { method: "POST", body: "{}" });
   return ((await res.json()) as { thread_id: string }).thread_id;
