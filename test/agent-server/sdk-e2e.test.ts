@@ -3,14 +3,41 @@ import { Client as Client2 } from "@langchain/langgraph-sdk";
 import { Client as Client1 } from "langgraph-sdk-1";
 import { startMockServer, type MockServer } from "../../src/index.js";
 import { BUNDLED_SCENARIOS } from "../../src/options.js";
+import { readDocuments } from "../../src/core/read-documents.js";
 
 type AnyClient = InstanceType<typeof Client2>;
 type Token = { id: string; run_id: string; thread_id: string | null; feedback_key: string; scenario: string | null };
 
-const SDKS: [string, (url: string) => AnyClient][] = [
-  ["@langchain/langgraph-sdk 2.0.0", (url) => new Client2({ apiUrl: url })],
-  ["@langchain/langgraph-sdk 1.15 (langgraph-sdk-1)", (url) => new Client1({ apiUrl: url }) as unknown as AnyClient],
+const SDKS: [string, "2.0" | "1.15", (url: string) => AnyClient][] = [
+  ["@langchain/langgraph-sdk 2.0.0", "2.0", (url) => new Client2({ apiUrl: url })],
+  ["@langchain/langgraph-sdk 1.15 (langgraph-sdk-1)", "1.15", (url) => new Client1({ apiUrl: url }) as unknown as AnyClient],
 ];
+
+type BundledEvent = { event: string; data: unknown };
+type BundledEnding = string | { http: { status: number } } | { interrupt: { value: unknown } } | { error: { error: string; message: string } };
+type Bundled = { name: string; events?: BundledEvent[]; end?: BundledEnding; turns?: { events?: BundledEvent[]; end?: BundledEnding }[] };
+const BUNDLED = readDocuments([BUNDLED_SCENARIOS], [], true).flatMap((d) => (Array.isArray(d.content) ? d.content : [d.content])) as Bundled[];
+
+/** A message (and metadata) that selects each bundled scenario. */
+const TRIGGERS: Record<string, { text: string; metadata?: Record<string, unknown> }> = {
+  "weather-answer": { text: "What's the weather in Paris?" },
+  "human-approval": { text: "Email the quarterly report to the team" },
+  "trip-planner": { text: "Plan a trip for me" },
+  "research-subgraph": { text: "research SSE framing" },
+  "report-progress": { text: "Write the report" },
+  "tool-error": { text: "What is the stock price of ACME?" },
+  "refused-run": { text: "hi", metadata: { simulate: "refusal" } },
+  "dropped-connection": { text: "please hang up" },
+  echo: { text: "hello there" },
+};
+
+/** A scenario event's data as a matcher: templated strings are filled per run, so any value passes there. */
+function templated(data: unknown): unknown {
+  if (typeof data === "string") return data.includes("{{") ? expect.anything() : data;
+  if (Array.isArray(data)) return data.map(templated);
+  if (data && typeof data === "object") return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, templated(v)]));
+  return data;
+}
 
 const user = (content: string) => ({ messages: [{ role: "user", content }] });
 
@@ -20,7 +47,7 @@ async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, makeClient) => {
+describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, sdk, makeClient) => {
   let mock: MockServer;
   let client: AnyClient;
   const tokens = () => [...mock.control.context.store.collection<Token>("feedback_tokens").values()];
@@ -31,6 +58,10 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
   });
   afterAll(async () => {
     await mock.close();
+  });
+
+  it("has a trigger for every bundled scenario", () => {
+    expect(BUNDLED.map((s) => s.name).sort()).toEqual(Object.keys(TRIGGERS).sort());
   });
 
   it("streams a run with feedbackKeys and ends with a feedback event whose tokens exist", async () => {
@@ -61,12 +92,49 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
     expect((await client.threads.get(thread.thread_id)).values).toEqual(last);
   });
 
-  it("every successful bundled scenario ends with the feedback event", async () => {
-    for (const text of ["Plan a trip for me", "research SSE framing", "Write the report", "Email the quarterly report", "hello there"]) {
-      const thread = await client.threads.create();
-      const parts = await collect(client.runs.stream(thread.thread_id, "agent", { input: user(text), streamMode: ["updates", "values"], feedbackKeys: ["user_liked", "user_disliked"] }));
-      expect(parts[0]!.event).toBe("metadata");
-      expect(parts.at(-1)).toMatchObject({ event: "feedback", data: { user_liked: expect.stringContaining("/api/v1/feedback/tokens/"), user_disliked: expect.any(String) } });
+  // The issue's "done when", for every bundled scenario: the call below yields the scenario's own
+  // events (in the requested modes) and ends as the scenario ends; on success with working feedback URLs.
+  it.each(Object.entries(TRIGGERS))("streams the bundled scenario %s as its file scripts it", async (name, trigger) => {
+    const scenario = BUNDLED.find((s) => s.name === name)!;
+    const thread = await client.threads.create();
+    const since = mock.requests().length;
+    const run = () =>
+      collect(client.runs.stream(thread.thread_id, "agent", { input: user(trigger.text), metadata: trigger.metadata, streamMode: ["updates", "values"], feedbackKeys: ["user_liked", "user_disliked"] }));
+    const ending = scenario.end ?? scenario.turns?.[0]?.end ?? "success";
+    if (typeof ending === "object" && "http" in ending) {
+      await expect(run()).rejects.toThrow(`HTTP ${ending.http.status}`);
+      return;
+    }
+    const parts = await run();
+    const runId = (parts[0]!.data as { run_id: string }).run_id;
+    const scripted = (scenario.events ?? scenario.turns?.[0]?.events ?? []).filter((e) => ["updates", "values"].includes(e.event));
+    const expected: { event: string; data: unknown }[] = [{ event: "metadata", data: { run_id: expect.any(String), attempt: 1 } }, ...scripted.map((e) => ({ event: e.event, data: templated(e.data) }))];
+    if (typeof ending === "object" && "interrupt" in ending) expected.push({ event: "updates", data: { __interrupt__: [{ value: ending.interrupt.value, id: expect.any(String) }] } });
+    if (typeof ending === "object" && "error" in ending) expected.push({ event: "error", data: ending.error });
+    const succeeded = ending === "success" || ending === "interrupt" || (typeof ending === "object" && "interrupt" in ending);
+    if (succeeded) expected.push({ event: "feedback", data: { user_liked: expect.any(String), user_disliked: expect.any(String) } });
+    expect(parts.map((p) => ({ event: p.event, data: p.data }))).toEqual(expected);
+
+    const status = (await client.runs.get(thread.thread_id, runId)).status;
+    expect(status).toBe(succeeded ? "success" : "error");
+    // After the stream: 2.x asks nothing more; 1.15 reads the run (Location was sent) and, the run
+    // being over, does not reconnect. A dropped connection is resumed once at the join-stream route.
+    const followUps = mock
+      .requests()
+      .slice(since + 1)
+      .filter((r) => r.path.includes(runId))
+      .map((r) => `${r.method} ${r.path.slice(r.path.indexOf("/runs/"))} ${r.status}`);
+    const reconnect = ending === "disconnect" ? [`GET /runs/${runId}/stream 200`] : [];
+    const statusCheck = sdk === "1.15" && !(typeof ending === "object" && "error" in ending) ? [`GET /runs/${runId} 200`] : [];
+    expect(followUps.slice(0, -1)).toEqual([...reconnect, ...statusCheck]);
+
+    if (!succeeded) return;
+    const feedback = parts.at(-1)!.data as Record<string, string>;
+    for (const [key, url] of Object.entries(feedback)) {
+      expect(url).toMatch(new RegExp(`^${mock.tracingUrl}/api/v1/feedback/tokens/[0-9a-f-]{36}$`));
+      const posted = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ score: 1 }) });
+      expect(posted.status).toBe(200);
+      expect(mock.feedback({ run_id: runId, key }).map((f) => [f.thread_id, f.scenario])).toEqual([[thread.thread_id, name]]);
     }
   });
 
