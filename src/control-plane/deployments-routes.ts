@@ -3,12 +3,13 @@ import type { MockContext } from "../context.js";
 import type { FixtureSet } from "../store/fixtures.js";
 import { formatTimestamp } from "../core/clock.js";
 import { getOwn, isPlainObject } from "../core/json.js";
+import { isUuid } from "../core/random.js";
 import { validateBody, validateQuery } from "../http/validate.js";
 import type { ControlPlaneRoutes } from "./index.js";
 import type { Tenancy } from "./tenancy.js";
 import { controlPlaneErrors } from "./errors.js";
 import { IMMUTABLE_FIELDS, NAME_PATTERN, SOURCE_RULES, sourceProblems } from "./deployments-rules.js";
-import { schemaKeys, type ConfigObject, type Deployment, type DeploymentSource } from "./deployments-store.js";
+import { schemaKeys, uuidKeys, type ConfigObject, type Deployment, type DeploymentSource } from "./deployments-store.js";
 import { agentUrl, createDeployments, requireDeployment, toWire, type Deployments } from "./deployments-service.js";
 import { listDeployments, type DeploymentListQuery } from "./deployments-query.js";
 import { loadDeploymentFixtures } from "./deployments-fixtures.js";
@@ -169,7 +170,11 @@ function remove(deployments: Deployments, id: string): void {
 /** A stored configuration: every field the schema object declares, null when the request leaves it out. */
 function configFrom(input: unknown, def: "SourceConfig" | "SourceRevisionConfig"): ConfigObject {
   const out: ConfigObject = {};
-  for (const key of schemaKeys(def)) out[key] = getOwn(input, key) ?? null;
+  const uuids = uuidKeys(def);
+  for (const key of schemaKeys(def)) {
+    const value = getOwn(input, key) ?? null;
+    out[key] = uuids.has(key) && typeof value === "string" ? value.toLowerCase() : value;
+  }
   return out;
 }
 
@@ -198,10 +203,15 @@ function refuseImmutableChanges(req: Request, deployment: Deployment): void {
   for (const field of IMMUTABLE_FIELDS) {
     const path = field.split(".");
     const sent = valueAt(req.body, path);
-    if (sent !== undefined && sent !== null && JSON.stringify(sent) !== JSON.stringify(valueAt(deployment, path))) {
+    if (sent !== undefined && sent !== null && JSON.stringify(canonical(sent)) !== JSON.stringify(valueAt(deployment, path))) {
       throw controlPlaneErrors.immutableField(field);
     }
   }
+}
+
+/** Stored UUIDs are lowercase; a client may send any case (pydantic reads both as the same UUID). */
+function canonical(value: unknown): unknown {
+  return typeof value === "string" && isUuid(value) ? value.toLowerCase() : value;
 }
 
 function valueAt(root: unknown, path: readonly string[]): unknown {

@@ -187,6 +187,13 @@ describe("POST /v2/deployments", () => {
     expect(latest.body.resources).toMatchObject([{ id: patched.body.latest_revision_id, status: "DEPLOYED", source: "internal_docker" }]);
   });
 
+  it("UUIDs sent in upper case are stored and answered in lower case, as pydantic serializes them", async () => {
+    const app = newApp();
+    const body = githubBody({ source_config: { integration_id: ACME_CORP.toUpperCase(), repo_url: "https://github.com/acme-corp/react-agent" } });
+    const d = (await request(app).post("/v2/deployments").send(body).expect(201)).body;
+    expect(d.source_config.integration_id).toBe(ACME_CORP);
+  });
+
   it("the same name is free in another tenant", async () => {
     await request(newApp()).post("/v2/deployments").set("X-Tenant-Id", STAGING).send(githubBody({ name: "support-agent" })).expect(201);
   });
@@ -253,6 +260,8 @@ describe("PATCH /v2/deployments/{id}", () => {
   it("sending an immutable field's current value is fine; changing it is 400 naming the field", async () => {
     const { app, d } = await created();
     await request(app).patch(`/v2/deployments/${d.id}`).send({ name: d.name, source_config: { integration_id: ACME_CORP } }).expect(200);
+    const upper = await request(app).patch(`/v2/deployments/${d.id}`).send({ source_config: { integration_id: ACME_CORP.toUpperCase() } }).expect(200);
+    expect(upper.body.source_config.integration_id).toBe(ACME_CORP);
     const cases: [Record<string, unknown>, string][] = [
       [{ name: "renamed" }, "name"],
       [{ source: "external_docker" }, "source"],
