@@ -66,7 +66,7 @@ export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixt
     // Server-owned for hosted sources: whatever the client sends is replaced below.
     if (rule.hosted) config.custom_url = null;
     if (config.deployment_type === null && rule.config.includes("deployment_type")) config.deployment_type = DEFAULT_DEPLOYMENT_TYPE;
-    const revisionConfig = { ...revisionConfigFrom(body.source_revision_config), repo_commit_sha: commitFor(ctx, body.source) };
+    const revisionConfig: ConfigObject = { ...revisionConfigFrom(body.source_revision_config), repo_commit_sha: commitFor(ctx, body.source) };
     const startsRevision = !rule.firstRevisionWaitsFor || isSet(revisionConfig[rule.firstRevisionWaitsFor]);
     const problem = sourceProblems(body.source, config, revisionConfig, startsRevision)[0];
     if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
