@@ -38,6 +38,7 @@ export class MockClock {
   private offset = 0;
   private sleepers: Sleeper[] = [];
   private seq = 0;
+  private pumpScheduled = false;
   private listeners = new Set<(now: number, cause: ClockChange) => void>();
 
   constructor(options: ClockOptions) {
@@ -69,8 +70,14 @@ export class MockClock {
     this.changed(cause);
   }
 
-  /** Back to the instant the clock started at (fixed) or to wall time (real). */
+  /**
+   * Back to the instant the clock started at (fixed) or to wall time (real). A sleeper still waiting
+   * keeps the time it had left, counted from the new now: its old deadline belongs to the time
+   * before the reset and must not drag the clock back there.
+   */
   reset(): void {
+    const shift = this.mode === "fixed" ? this.start - this.fixedNow : -this.offset;
+    for (const sleeper of this.sleepers) sleeper.due += shift;
     this.fixedNow = this.start;
     this.offset = 0;
     this.changed("reset");
@@ -95,15 +102,29 @@ export class MockClock {
       if (this.mode === "real") {
         sleeper.timer = setTimeout(finish, Math.max(0, ms));
       } else if (this.autoAdvance) {
-        // Let every request already in flight take its turn first, so concurrent work interleaves
-        // the same way each run; then jump to this sleeper's deadline if nothing else did.
-        setImmediate(() => {
-          if (this.sleepers.includes(sleeper) && this.fixedNow < sleeper.due) this.set(sleeper.due, "sleep");
-          else if (this.sleepers.includes(sleeper)) this.wakeDue();
-        });
+        this.schedulePump();
       } else if (ms <= 0) {
         setImmediate(() => this.wakeDue());
       }
+    });
+  }
+
+  /**
+   * Virtual time on an auto-advancing fixed clock. Each step first lets every request already in
+   * flight take its turn (setImmediate), so concurrent work interleaves the same way each run; then
+   * it moves the clock to the earliest pending deadline only, never past it, so concurrent sleepers
+   * wake in deadline order, each at its own deadline. Steps repeat while anyone is still asleep.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      if (this.mode !== "fixed" || !this.autoAdvance || this.sleepers.length === 0) return;
+      const next = Math.min(...this.sleepers.map((s) => s.due));
+      if (this.fixedNow < next) this.set(next, "sleep");
+      else this.wakeDue();
+      if (this.sleepers.length) this.schedulePump();
     });
   }
 
