@@ -10,7 +10,7 @@ import type { Tenancy } from "./tenancy.js";
 import { controlPlaneErrors } from "./errors.js";
 import { IMMUTABLE_FIELDS, NAME_PATTERN, SOURCE_RULES, sourceProblems } from "./deployments-rules.js";
 import { schemaKeys, uuidKeys, type ConfigObject, type Deployment, type DeploymentSource } from "./deployments-store.js";
-import { agentUrl, createDeployments, requireDeployment, toWire, type Deployments } from "./deployments-service.js";
+import { agentUrl, createDeployments, deploymentIdOf, requireDeployment, toWire, validateRequest, type Deployments } from "./deployments-service.js";
 import { listDeployments, type DeploymentListQuery } from "./deployments-query.js";
 import { loadDeploymentFixtures } from "./deployments-fixtures.js";
 import { integrationCollection } from "./integrations-store.js";
@@ -122,8 +122,8 @@ export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixt
 
   on.patch("/v2/deployments/:deployment_id", (req, res) => {
     // FastAPI validates the request before the handler looks anything up: 422 comes before 404.
-    const body = validateBody<PatchBody>(`${SCHEMA}DeploymentPatchRequest`, req.body);
-    const deployment = requireDeployment(deployments, req);
+    const [id, body] = validateRequest(() => deploymentIdOf(req), () => validateBody<PatchBody>(`${SCHEMA}DeploymentPatchRequest`, req.body));
+    const deployment = requireDeployment(deployments, req, id);
     refuseImmutableChanges(req, deployment);
     const rule = SOURCE_RULES[deployment.source];
     const config = { ...deployment.source_config };
@@ -155,8 +155,8 @@ export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixt
 
   on.delete("/v2/deployments/:deployment_id", (req, res) => {
     // There is no tracing project to delete in the mock; the flag is validated and accepted.
-    validateQuery(`${SCHEMA}DeploymentDeleteQuery`, req.query);
-    const deployment = requireDeployment(deployments, req);
+    const [id] = validateRequest(() => deploymentIdOf(req), () => validateQuery(`${SCHEMA}DeploymentDeleteQuery`, req.query));
+    const deployment = requireDeployment(deployments, req, id);
     remove(deployments, deployment.id);
     res.status(204).end();
   });

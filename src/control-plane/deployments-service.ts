@@ -1,6 +1,7 @@
 import type { Request } from "express";
 import type { MockContext } from "../context.js";
 import { requireUuidPath } from "../http/validate.js";
+import { HttpError, validationError, type ValidationIssue } from "../http/http-error.js";
 import { controlPlaneErrors } from "./errors.js";
 import { SOURCE_RULES } from "./deployments-rules.js";
 import { DeploymentStore, type Deployment } from "./deployments-store.js";
@@ -32,11 +33,34 @@ export function deploymentsOf(ctx: MockContext): Deployments {
 }
 
 /**
+ * Runs a route's request checks the way FastAPI validates a request before its handler: every check
+ * runs and all their 422 entries come back in one body, in the order given (path, query, body).
+ */
+export function validateRequest<T extends unknown[]>(...checks: { [K in keyof T]: () => T[K] }): T {
+  const issues: ValidationIssue[] = [];
+  const values = checks.map((check) => {
+    try {
+      return check();
+    } catch (err) {
+      if (!(err instanceof HttpError && err.status === 422 && Array.isArray((err.body as { detail?: unknown }).detail))) throw err;
+      issues.push(...(err.body as { detail: ValidationIssue[] }).detail);
+      return undefined;
+    }
+  });
+  if (issues.length) throw validationError(issues);
+  return values as T;
+}
+
+/** `{deployment_id}` of the path: 422 unless a UUID. */
+export function deploymentIdOf(req: Request): string {
+  return requireUuidPath("deployment_id", String(req.params.deployment_id));
+}
+
+/**
  * The deployment a request's `{deployment_id}` names in the request's tenant, with the lifecycle
  * caught up first: 422 for a non-UUID, 404 with the real text when it does not exist.
  */
-export function requireDeployment(deployments: Deployments, req: Request): Deployment {
-  const id = requireUuidPath("deployment_id", String(req.params.deployment_id));
+export function requireDeployment(deployments: Deployments, req: Request, id: string = deploymentIdOf(req)): Deployment {
   deployments.lifecycle.catchUp();
   const deployment = deployments.store.get(deployments.tenancy.tenantOf(req), id);
   if (!deployment) throw controlPlaneErrors.deploymentNotFound(id);

@@ -64,6 +64,31 @@ describe("GET /v2/deployments/{id}/revisions", () => {
   });
 });
 
+describe("FastAPI validates every parameter before looking anything up", () => {
+  const uuidIssue = (loc: string[], input: string) => expect.objectContaining({ type: "uuid_parsing", loc, input });
+
+  it("a non-UUID revision_id is 422 even when the deployment does not exist", async () => {
+    const app = newApp();
+    for (const path of [`/v2/deployments/${MISSING}/revisions/123`, `/v2/deployments/${MISSING}/revisions/123/redeploy`]) {
+      const method = path.endsWith("redeploy") ? "post" : "get";
+      const res = await request(app)[method](path).expect(422);
+      expect(res.body.detail).toEqual([uuidIssue(["path", "revision_id"], "123")]);
+    }
+  });
+
+  it("every bad parameter is listed in one 422, path first", async () => {
+    const app = newApp();
+    const both = await request(app).get("/v2/deployments/abc/revisions/123").expect(422);
+    expect(both.body.detail).toEqual([uuidIssue(["path", "deployment_id"], "abc"), uuidIssue(["path", "revision_id"], "123")]);
+    const list = await request(app).get("/v2/deployments/abc/revisions?limit=0").expect(422);
+    expect(list.body.detail).toEqual([uuidIssue(["path", "deployment_id"], "abc"), expect.objectContaining({ type: "greater_than_equal", loc: ["query", "limit"] })]);
+    const patch = await request(app).patch("/v2/deployments/abc").send({ secrets: "none" }).expect(422);
+    expect(patch.body.detail).toEqual([uuidIssue(["path", "deployment_id"], "abc"), expect.objectContaining({ type: "list_type", loc: ["body", "secrets"] })]);
+    const del = await request(app).delete("/v2/deployments/abc?delete_tracing_project=maybe").expect(422);
+    expect(del.body.detail).toEqual([uuidIssue(["path", "deployment_id"], "abc"), expect.objectContaining({ type: "bool_parsing", loc: ["query", "delete_tracing_project"] })]);
+  });
+});
+
 describe("GET /v2/deployments/{id}/revisions/{revision_id}", () => {
   it("answers the revision; another deployment's revision is 404; a non-UUID 422", async () => {
     const app = newApp();
