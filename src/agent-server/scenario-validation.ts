@@ -4,6 +4,7 @@ import { isPlainObject, toPointer } from "../core/json.js";
 import { isUuid } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
 import type { ErrorObject } from "ajv";
+import { isNode, LineCounter, parseDocument as parseYamlDocument } from "yaml";
 import { pointerOf, reasonOf } from "../store/fixtures.js";
 import { patternProblems } from "./patterns.js";
 import { templateProblems } from "./templates.js";
@@ -22,6 +23,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
   const scenarios: Scenario[] = [];
   const names = new Map<string, string>();
   for (const doc of docs) {
+    const firstOfDoc = problems.length;
     const items = Array.isArray(doc.content) ? doc.content.map((c, i) => ({ value: c, path: [i] })) : [{ value: doc.content, path: [] as number[] }];
     for (const { value, path } of items) {
       const at = (sub: (string | number)[], reason: string) => problems.push({ file: doc.file, pointer: toPointer([...path, ...sub]), reason });
@@ -60,6 +62,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
         source: { file: doc.file, pointer: toPointer(path) },
       });
     }
+    if (doc.yaml !== undefined && problems.length > firstOfDoc) addYamlLines(doc.yaml, problems.slice(firstOfDoc));
   }
   return { scenarios: problems.length ? [] : scenarios, problems };
 }
@@ -67,6 +70,27 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
 /** Checks scenario documents without loading them (the CLI's `validate`). */
 export function validateScenarioDocuments(docs: SourceDocument[]): LoadProblem[] {
   return checkScenarioDocuments(docs).problems;
+}
+
+/**
+ * Sets each problem's line: where the value its pointer names starts in the YAML source, or its
+ * nearest parent that exists (a missing key is reported on the object that lacks it). Parsed again
+ * only when a file has problems, so loading good files costs nothing.
+ */
+function addYamlLines(text: string, found: LoadProblem[]): void {
+  const lines = new LineCounter();
+  const doc = parseYamlDocument(text, { lineCounter: lines });
+  for (const problem of found) {
+    const path = problem.pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    for (let n = path.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+      const offset = isNode(node) ? node.range?.[0] : undefined;
+      if (offset !== undefined) {
+        problem.line = lines.linePos(offset).line;
+        break;
+      }
+    }
+  }
 }
 
 /** The schema's reason, said in the scenario's own words where the schema's would be cryptic. */

@@ -4,6 +4,8 @@ export interface LoadProblem {
   /** JSON pointer into the file's content ("" for the whole document). */
   pointer: string;
   reason: string;
+  /** 1-based line in a YAML file, when known. */
+  line?: number;
 }
 
 /**
@@ -21,5 +23,5 @@ export class LoadError extends Error {
 }
 
 export function formatProblem(p: LoadProblem): string {
-  return `  ${p.file}#${p.pointer}: ${p.reason}`;
+  return `  ${p.file}#${p.pointer}${p.line ? ` (line ${p.line})` : ""}: ${p.reason}`;
 }

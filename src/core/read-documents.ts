@@ -7,6 +7,8 @@ import type { LoadProblem } from "./load-error.js";
 export interface SourceDocument {
   file: string;
   content: unknown;
+  /** The YAML source, kept so that problems can name a line. */
+  yaml?: string;
 }
 
 const EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
@@ -42,7 +44,7 @@ export function readDocuments(paths: readonly string[], problems: LoadProblem[],
 export function parseDocument(file: string, text: string, problems: LoadProblem[], allowYaml: boolean): SourceDocument | undefined {
   const yaml = allowYaml && /\.ya?ml$/i.test(file);
   try {
-    return { file, content: yaml ? parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 }) : JSON.parse(text) };
+    return yaml ? { file, content: parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 }), yaml: text } : { file, content: JSON.parse(text) };
   } catch (err) {
     if (err instanceof YAMLParseError) {
       const [line, col] = err.linePos?.[0] ? [err.linePos[0].line, err.linePos[0].col] : [0, 0];

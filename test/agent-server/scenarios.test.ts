@@ -42,14 +42,18 @@ describe("scenario files", () => {
     expect(graphs).toEqual(["agent", "helper"]);
   });
 
-  it("refuses a bad scenario with file, JSON pointer and reason", () => {
-    const dir = files({ "bad.yaml": "name: bad\nturns:\n  - events:\n      - { event: value, data: 1 }\n    end: explode\n" });
+  it("refuses a bad scenario with file, JSON pointer, reason and, in YAML, the line", () => {
+    const dir = files({ "bad.yaml": "name: bad\nturns:\n  - events:\n      - { event: value, data: 1 }\n    end: explode\n  - end: { error: { message: no class } }\n" });
     const err = loadError([dir]);
     expect(err.problems).toEqual([
-      { file: join(dir, "bad.yaml"), pointer: "/turns/0/events/0/event", reason: 'not a stream event name; use values, updates, messages, messages/partial, messages/complete, messages/metadata, custom, events, debug, tasks or checkpoints, optionally followed by |<namespace> parts; got "value"' },
-      { file: join(dir, "bad.yaml"), pointer: "/turns/0/end", reason: 'must be one of "success", "interrupt", "disconnect"; got "explode"' },
+      { file: join(dir, "bad.yaml"), pointer: "/turns/0/events/0/event", line: 4, reason: 'not a stream event name; use values, updates, messages, messages/partial, messages/complete, messages/metadata, custom, events, debug, tasks or checkpoints, optionally followed by |<namespace> parts; got "value"' },
+      { file: join(dir, "bad.yaml"), pointer: "/turns/0/end", line: 5, reason: 'must be one of "success", "interrupt", "disconnect"; got "explode"' },
+      // A missing key's line is the line of the object that lacks it.
+      { file: join(dir, "bad.yaml"), pointer: "/turns/1/end/error/error", line: 6, reason: "required property is missing" },
     ]);
-    expect(err.message).toContain(`${join(dir, "bad.yaml")}#/turns/0/end`);
+    expect(err.message).toContain(`${join(dir, "bad.yaml")}#/turns/0/end (line 5): must be one of`);
+    const json = files({ "bad.json": JSON.stringify({ name: "bad", end: "explode" }) });
+    expect(loadError([json]).problems).toEqual([{ file: join(json, "bad.json"), pointer: "/end", reason: expect.any(String) }]);
   });
 
   it("checks what the schema cannot: duplicate names, operators, regular expressions, templates, turns with events", () => {
@@ -91,6 +95,8 @@ describe("scenarios at run time", () => {
     expect(refused.body.detail).toEqual([{ file: "<POST /_mock/scenarios>.json", pointer: "/1/name", reason: expect.stringContaining('a scenario named "base" is already loaded') }]);
     const broken = await request(a).post("/_mock/scenarios").set("content-type", "application/yaml").send("name: [unclosed").expect(422);
     expect(broken.body.detail[0].reason).toMatch(/^invalid YAML at line 1/);
+    const badYaml = await request(a).post("/_mock/scenarios").set("content-type", "application/yaml").send("name: y\nevents:\n  - { event: values }\n").expect(422);
+    expect(badYaml.body.detail).toEqual([{ file: "<POST /_mock/scenarios>.yaml", pointer: "/events/0/data", line: 3, reason: "required property is missing" }]);
     expect((await request(a).get("/_mock/scenarios")).body.items.map((s: { name: string }) => s.name)).toEqual(["base", "uploaded", "j1", "j2"]);
 
     const { thread_id } = (await request(a).post("/threads").send({})).body;
