@@ -33,7 +33,7 @@ export const DEFAULT_JOURNAL: JournalOptions = { maxEntries: 1000, maxBodyBytes:
 /**
  * The request journal behind `GET /_mock/requests`. Recording costs a few property reads per
  * request: the parsed body is kept by reference (bodies are parsed per request and never changed
- * afterwards) and only a body whose declared length exceeds the cap is serialised, to truncate it.
+ * afterwards) and only a body whose length exceeds the cap, or is not declared, is serialised.
  * Admin routes (`/_mock…`) are never recorded.
  */
 export class Journal {
@@ -91,8 +91,9 @@ export class Journal {
   private capBody(req: Request): unknown {
     const body = (req as { body?: unknown }).body;
     if (body === undefined) return null;
-    const declared = Number(req.headers["content-length"] ?? 0);
-    if (declared <= this.options.maxBodyBytes) return body;
+    // The declared length spares serialising small bodies; a chunked body declares none and is measured.
+    const declared = req.headers["content-length"];
+    if (declared !== undefined && Number(declared) <= this.options.maxBodyBytes) return body;
     const text = JSON.stringify(body) ?? "";
     if (text.length <= this.options.maxBodyBytes) return body;
     return { $truncated: true, size: text.length, preview: text.slice(0, this.options.maxBodyBytes) };

@@ -1,7 +1,8 @@
 import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Express } from "express";
-import { createApp, mockOf } from "../../src/index.js";
+import { request as httpRequest } from "node:http";
+import { createApp, mockOf, startMockServer } from "../../src/index.js";
 import { issueFeedbackToken, type FeedbackToken } from "../../src/tracing/feedback-tokens.js";
 
 const RUN_A = "0198c0de-3333-7000-8000-00000000000a";
@@ -140,6 +141,30 @@ describe("the request journal (GET /_mock/requests)", () => {
     expect(small?.body).toEqual({ score: 1 });
     // The feedback itself is whole.
     expect(mockOf(app).feedback()[0]?.comment).toBe(comment);
+  });
+
+  it("caps a body sent without Content-Length (chunked) the same way", async () => {
+    const mock = await startMockServer({ seed: 3, journal: { maxBodyBytes: 40 } });
+    try {
+      const token = issueFeedbackToken(mock.control.context, undefined, { run_id: RUN_A, feedback_key: "user_liked" });
+      const text = JSON.stringify({ score: 1, comment: "y".repeat(200) });
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = httpRequest(token.url, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode));
+        });
+        req.on("error", reject);
+        // Two writes and no Content-Length: node sends the body chunked.
+        req.write(text.slice(0, 10));
+        req.end(text.slice(10));
+      });
+      expect(status).toBe(200);
+      const [entry] = mock.requests();
+      expect(entry?.headers["transfer-encoding"]).toBe("chunked");
+      expect(entry?.body).toEqual({ $truncated: true, size: text.length, preview: text.slice(0, 40) });
+    } finally {
+      await mock.close();
+    }
   });
 
   it("DELETE /_mock/requests empties it", async () => {
