@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import request from "supertest";
 import { createApp, LoadError, mockOf, startMockServer, type MockServer } from "../../src/index.js";
 
@@ -200,7 +200,9 @@ describe("the fixture MCP servers' own endpoints", () => {
 });
 
 /** A tiny OAuth/MCP metadata server for discovery against a foreign origin. */
-async function metadataServer(routes: Record<string, (body: unknown, base: string) => { status: number; body: unknown; raw?: boolean }>) {
+async function metadataServer(
+  routes: Record<string, (body: unknown, base: string) => { status: number; body: unknown; raw?: boolean; headers?: Record<string, string>; hang?: boolean }>,
+) {
   const seen: { method: string; path: string; body: unknown }[] = [];
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     let text = "";
@@ -209,7 +211,8 @@ async function metadataServer(routes: Record<string, (body: unknown, base: strin
     seen.push({ method: req.method as string, path: req.url as string, body });
     const route = routes[`${req.method} ${req.url}`];
     const answer = route ? route(body, base) : { status: 404, body: { error: "not_found" } };
-    res.writeHead(answer.status, { "Content-Type": answer.raw ? "text/html" : "application/json" });
+    if ("hang" in answer && answer.hang) return;
+    res.writeHead(answer.status, { "Content-Type": answer.raw ? "text/html" : "application/json", ...("headers" in answer ? answer.headers : {}) });
     res.end(answer.raw ? String(answer.body) : JSON.stringify(answer.body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -220,7 +223,12 @@ async function metadataServer(routes: Record<string, (body: unknown, base: strin
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  await Promise.all(
+    servers.splice(0).map((s) => {
+      s.closeAllConnections();
+      return new Promise((resolve) => s.close(resolve));
+    }),
+  );
 });
 
 const ok = (body: unknown) => () => ({ status: 200, body });
@@ -330,6 +338,36 @@ describe("discovery against a separate HTTP server", () => {
     await post({ provider_id: "noreg", name: "NoReg", mcp_server_url: srv.base }).expect(400, {
       detail: `MCP discovery failed at dynamic client registration (${srv.base}/.well-known/oauth-authorization-server): the authorization server offers no registration_endpoint, so no client can be registered`,
     });
+  });
+
+  it("follows redirects, as fetch (and the MCP SDKs' HTTP clients) do", async () => {
+    const srv = await metadataServer({
+      "GET /.well-known/oauth-protected-resource/mcp": (_b, base) => ({ status: 301, body: {}, headers: { Location: `${base}/moved/resource.json` } }),
+      "GET /moved/resource.json": (_b, base) => ({ status: 200, body: { resource: `${base}/mcp`, authorization_servers: [base] } }),
+      "GET /.well-known/oauth-authorization-server": (_b, base) => ({ status: 200, body: asMetadata(base) }),
+      "POST /auth/register": () => ({ status: 201, body: { client_id: "moved-1" } }),
+    });
+    const res = await post({ provider_id: "moved", name: "Moved", mcp_server_url: `${srv.base}/mcp` }).expect(200);
+    expect(res.body.client_id).toBe("moved-1");
+    expect(srv.seen.map((r) => r.path)).toEqual(["/.well-known/oauth-protected-resource/mcp", "/moved/resource.json", "/.well-known/oauth-authorization-server", "/auth/register"]);
+  });
+
+  it("a server that does not answer in time fails at its step", async () => {
+    const srv = await metadataServer({
+      "GET /.well-known/oauth-protected-resource": (_b, base) => ({ status: 200, body: { authorization_servers: [base] } }),
+      "GET /.well-known/oauth-authorization-server": () => ({ status: 200, body: {}, hang: true }),
+    });
+    // The limit is 5 s of wall-clock time; the test shortens it rather than waiting.
+    const timeout = AbortSignal.timeout.bind(AbortSignal);
+    const spy = vi.spyOn(AbortSignal, "timeout").mockImplementation(() => timeout(50));
+    try {
+      await post({ provider_id: "slow", name: "Slow", mcp_server_url: srv.base }).expect(400, {
+        detail: `MCP discovery failed at authorization server metadata (${srv.base}/.well-known/oauth-authorization-server): no response within 5 s`,
+      });
+      expect(spy).toHaveBeenCalledWith(5000);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("a refused registration fails at registration naming the endpoint", async () => {
