@@ -4,6 +4,7 @@ import { Client as Client1 } from "langgraph-sdk-1";
 import { startMockServer, type MockServer } from "../../src/index.js";
 import { BUNDLED_SCENARIOS } from "../../src/options.js";
 import { readDocuments } from "../../src/core/read-documents.js";
+import { waitFor } from "./helpers.js";
 
 type AnyClient = InstanceType<typeof Client2>;
 type Token = { id: string; run_id: string; thread_id: string | null; feedback_key: string; scenario: string | null };
@@ -190,6 +191,38 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
     const thread = await client.threads.create();
     await expect(collect(client.runs.stream(thread.thread_id, "agent", { input: user("hi"), metadata: { simulate: "refusal" } }))).rejects.toThrow(/403/);
     await expect(collect(client.runs.stream(thread.thread_id, "agent", { input: { nothing: true } }))).rejects.toThrow(/422.*No scenario matches this run/s);
+  });
+
+  it("a client that aborts mid-stream leaves the mock healthy; onDisconnect cancel interrupts the run, continue lets it finish", async () => {
+    const slow = await startMockServer({ port: 0, seed: 42, fixtures: false, clock: { autoAdvance: false }, scenarios: [{ name: "slow", events: [{ event: "values", data: { step: 1 } }, { event: "values", data: { step: 2 }, delay_ms: 60_000 }] }] });
+    try {
+      const sdk = makeClient(slow.url);
+      const leave = async (onDisconnect: "cancel" | "continue") => {
+        const thread = await sdk.threads.create();
+        const controller = new AbortController();
+        const seen: string[] = [];
+        // Both SDKs end the iteration quietly when their signal aborts.
+        for await (const part of sdk.runs.stream(thread.thread_id, "agent", { input: {}, onDisconnect, signal: controller.signal })) {
+          seen.push(part.event);
+          if (seen.length === 2) controller.abort();
+        }
+        expect(seen).toEqual(["metadata", "values"]);
+        const [run] = await sdk.runs.list(thread.thread_id);
+        const expected = onDisconnect === "cancel" ? "interrupted" : "running";
+        await waitFor(() => slow.control.context.store.collection<{ status: string }>("runs").get(run!.run_id)?.status === expected);
+        return { thread: thread.thread_id, run: run!.run_id };
+      };
+      const cancelled = await leave("cancel");
+      expect((await sdk.runs.get(cancelled.thread, cancelled.run)).status).toBe("interrupted");
+      expect(await sdk.threads.get(cancelled.thread)).toMatchObject({ status: "idle", values: { step: 1 } });
+      const continued = await leave("continue");
+      expect((await sdk.runs.get(continued.thread, continued.run)).status).toBe("running");
+      slow.clock.advance("1m");
+      await waitFor(() => slow.control.context.store.collection<{ status: string }>("runs").get(continued.run)?.status === "success");
+      expect(await sdk.threads.get(continued.thread)).toMatchObject({ status: "idle", values: { step: 2 } });
+    } finally {
+      await slow.close();
+    }
   });
 
   it("searches assistants and finds the default assistant of graph agent", async () => {
