@@ -85,13 +85,14 @@ export async function discoverMcpClient(input: DiscoveryInput, fetcher: Discover
 }
 
 /**
- * RFC 9728 §3: the well-known segment goes between the origin and the resource's path
- * (`https://h/.well-known/oauth-protected-resource/mcp`); the origin-level document is the fallback.
+ * RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path and query,
+ * which are kept (`https://h/.well-known/oauth-protected-resource/mcp?t=1`); the origin-level document
+ * is the fallback.
  */
 function protectedResourceUrls(resource: URL): string[] {
-  const path = resource.pathname.replace(/\/+$/, "");
+  const rest = resource.pathname.replace(/\/+$/, "") + resource.search;
   const atRoot = `${resource.origin}/.well-known/oauth-protected-resource`;
-  return path ? [`${atRoot}${path}`, atRoot] : [atRoot];
+  return rest ? [`${atRoot}${rest}`, atRoot] : [atRoot];
 }
 
 /** RFC 8414 first, then OpenID discovery, in the order the MCP authorization spec gives. */

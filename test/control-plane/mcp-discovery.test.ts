@@ -277,6 +277,16 @@ describe("discovery against a separate HTTP server", () => {
     });
   });
 
+  it("keeps the resource's query in the path-aware well-known URL (RFC 9728 §3.1)", async () => {
+    const srv = await metadataServer({
+      "GET /.well-known/oauth-protected-resource/mcp?workspace=acme": (_b, base) => ({ status: 200, body: { authorization_servers: [base] } }),
+      "GET /.well-known/oauth-authorization-server": (_b, base) => ({ status: 200, body: asMetadata(base) }),
+      "POST /auth/register": () => ({ status: 201, body: { client_id: "q-1" } }),
+    });
+    await post({ provider_id: "query", name: "Query", mcp_server_url: `${srv.base}/mcp/?workspace=acme` }).expect(200);
+    expect(srv.seen[0]?.path).toBe("/.well-known/oauth-protected-resource/mcp?workspace=acme");
+  });
+
   it("falls back to the origin-level resource metadata and to OpenID discovery", async () => {
     const srv = await metadataServer({
       "GET /.well-known/oauth-protected-resource": (_b, base) => ({ status: 200, body: { authorization_servers: [base] } }),
