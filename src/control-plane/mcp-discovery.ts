@@ -9,8 +9,8 @@ export type DiscoveryFetch = (url: string, init: { method: "GET" | "POST"; body?
 /** Outbound requests are real I/O, so they get a wall-clock limit. */
 export const DISCOVERY_TIMEOUT_MS = 5_000;
 
-/** The largest metadata document discovery reads. */
-const MAX_DOCUMENT_CHARS = 1_000_000;
+/** The largest metadata document discovery reads; reading stops there, so a huge answer costs no memory. */
+export const MAX_DOCUMENT_BYTES = 1_000_000;
 
 const STEP = {
   resource: "protected resource metadata",
@@ -131,15 +131,18 @@ async function request(
 ): Promise<Outcome> {
   const fail = (why: string) => controlPlaneErrors.mcpDiscoveryFailed(step, url, tried.length ? `${why} (also tried ${tried.join("; ")})` : why);
   let response: Response;
-  let text: string;
+  let text: string | undefined;
   try {
     response = await fetcher(url, init);
-    text = await response.text();
+    if (!response.ok) {
+      await response.body?.cancel();
+      return { ok: false, status: response.status, error: fail(`HTTP ${response.status}`) };
+    }
+    text = await readAtMost(response, MAX_DOCUMENT_BYTES);
   } catch (err) {
     throw fail(networkReason(err));
   }
-  if (!response.ok) return { ok: false, status: response.status, error: fail(`HTTP ${response.status}`) };
-  if (text.length > MAX_DOCUMENT_CHARS) throw fail(`the response is larger than ${MAX_DOCUMENT_CHARS} characters`);
+  if (text === undefined) throw fail(`the response is larger than ${MAX_DOCUMENT_BYTES} bytes`);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -152,6 +155,24 @@ async function request(
     throw fail(`invalid ${step} document: ${pointerOf(first) || "(root)"}: ${reasonOf(first)}`);
   }
   return { ok: true, doc: doc as Record<string, unknown> };
+}
+
+/** The body as text, or undefined as soon as it passes `limit` bytes (the rest is never read). */
+async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks).toString("utf8");
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
 }
 
 function httpUrl(text: string, step: string): URL {

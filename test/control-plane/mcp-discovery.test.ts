@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import request from "supertest";
 import { createApp, LoadError, mockOf, startMockServer, type MockServer } from "../../src/index.js";
+import { MAX_DOCUMENT_BYTES } from "../../src/control-plane/mcp-discovery.js";
 
 const START = "2026-01-15T09:00:00.000000+00:00";
 
@@ -330,6 +331,25 @@ describe("discovery against a separate HTTP server", () => {
     });
     await post({ provider_id: "html", name: "Html", mcp_server_url: srv.base }).expect(400, {
       detail: `MCP discovery failed at authorization server metadata (${srv.base}/.well-known/oauth-authorization-server): the response is not JSON`,
+    });
+  });
+
+  it("a document larger than the limit fails at its step without being read to the end", async () => {
+    const huge = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      const chunk = " ".repeat(64 * 1024);
+      // Endless: discovery must stop reading on its own.
+      const write = () => {
+        while (res.write(chunk));
+        res.once("drain", write);
+      };
+      write();
+    });
+    await new Promise<void>((resolve) => huge.listen(0, "127.0.0.1", resolve));
+    servers.push(huge);
+    const base = `http://127.0.0.1:${(huge.address() as AddressInfo).port}`;
+    await post({ provider_id: "huge", name: "Huge", mcp_server_url: base }).expect(400, {
+      detail: `MCP discovery failed at protected resource metadata (${base}/.well-known/oauth-protected-resource): the response is larger than ${MAX_DOCUMENT_BYTES} bytes`,
     });
   });
 
