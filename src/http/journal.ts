@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import type { MockClock } from "../core/clock.js";
 import { formatTimestamp } from "../core/clock.js";
+import { rawBodyOf } from "./json-body.js";
 
 export interface JournalEntry {
   id: number;
@@ -24,20 +25,26 @@ export interface JournalFilter {
 export interface JournalOptions {
   /** Entries kept; the oldest are dropped past it. */
   maxEntries: number;
-  /** Bodies larger than this (in bytes of JSON) are kept as a truncated preview. */
+  /** Bodies larger than this (in bytes, as sent) are kept as a truncated preview. */
   maxBodyBytes: number;
 }
 
 export const DEFAULT_JOURNAL: JournalOptions = { maxEntries: 1000, maxBodyBytes: 64 * 1024 };
 
+/** A body as the journal keeps it: the text as sent, a truncated preview, or (no raw text) the parsed value. */
+type StoredBody = { text: string } | { truncated: { $truncated: true; size: number; preview: string } } | { value: unknown };
+
+type StoredEntry = Omit<JournalEntry, "body"> & { stored: StoredBody };
+
 /**
- * The request journal behind `GET /_mock/requests`. Recording costs a few property reads per
- * request: the parsed body is kept by reference (bodies are parsed per request and never changed
- * afterwards) and only a body whose length exceeds the cap, or is not declared, is serialised.
+ * The request journal behind `GET /_mock/requests`. It keeps each body as the client sent it (the
+ * text jsonBody() read; validation later trims and fills the parsed body in place), cut to a preview
+ * past `maxBodyBytes`, so memory stays bounded by maxEntries × maxBodyBytes. Bodies are parsed again
+ * only when the journal is read, which also hands every reader its own copy.
  * Admin routes (`/_mock…`) are never recorded.
  */
 export class Journal {
-  private entries: JournalEntry[] = [];
+  private entries: StoredEntry[] = [];
   private nextId = 1;
 
   constructor(
@@ -62,9 +69,19 @@ export class Journal {
 
   list(filter: JournalFilter = {}): JournalEntry[] {
     const method = filter.method?.toUpperCase();
-    const matches = this.entries.filter((e) => (!method || e.method === method) && (!filter.path || e.path.startsWith(filter.path)));
-    if (filter.limit === undefined) return matches;
-    return filter.limit <= 0 ? [] : matches.slice(-filter.limit);
+    let matches = this.entries.filter((e) => (!method || e.method === method) && (!filter.path || e.path.startsWith(filter.path)));
+    if (filter.limit !== undefined) matches = filter.limit <= 0 ? [] : matches.slice(-filter.limit);
+    return matches.map(({ stored, ...e }) => ({
+      id: e.id,
+      method: e.method,
+      path: e.path,
+      query: { ...e.query },
+      headers: { ...e.headers },
+      body: bodyOf(stored),
+      status: e.status,
+      received_at: e.received_at,
+      duration_ms: e.duration_ms,
+    }));
   }
 
   clear(): void {
@@ -73,29 +90,43 @@ export class Journal {
   }
 
   private record(req: Request, path: string, status: number, started: number, durationMs: number): void {
-    const entry: JournalEntry = {
+    this.entries.push({
       id: this.nextId++,
       method: req.method,
       path,
       query: req.query as Record<string, unknown>,
       headers: req.headers as Record<string, unknown>,
-      body: this.capBody(req),
+      stored: this.storeBody(req),
       status,
       received_at: formatTimestamp(started),
       duration_ms: Math.round(durationMs * 1000) / 1000,
-    };
-    this.entries.push(entry);
+    });
     if (this.entries.length > this.options.maxEntries) this.entries.splice(0, this.entries.length - this.options.maxEntries);
   }
 
-  private capBody(req: Request): unknown {
+  private storeBody(req: Request): StoredBody {
+    const max = this.options.maxBodyBytes;
+    const raw = rawBodyOf(req);
+    if (raw !== undefined) {
+      if (raw.length <= max) return { text: raw.toString("utf8") };
+      return { truncated: { $truncated: true, size: raw.length, preview: raw.subarray(0, max).toString("utf8") } };
+    }
+    // A body some other parser read (the fixture MCP servers' forms): measured once, here.
     const body = (req as { body?: unknown }).body;
-    if (body === undefined) return null;
-    // The declared length spares serialising small bodies; a chunked body declares none and is measured.
-    const declared = req.headers["content-length"];
-    if (declared !== undefined && Number(declared) <= this.options.maxBodyBytes) return body;
-    const text = JSON.stringify(body) ?? "";
-    if (text.length <= this.options.maxBodyBytes) return body;
-    return { $truncated: true, size: text.length, preview: text.slice(0, this.options.maxBodyBytes) };
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    if (text === undefined || Buffer.byteLength(text) <= max) return { value: text === undefined ? null : JSON.parse(text) };
+    return { truncated: { $truncated: true, size: Buffer.byteLength(text), preview: Buffer.from(text).subarray(0, max).toString("utf8") } };
+  }
+}
+
+function bodyOf(stored: StoredBody): unknown {
+  if ("truncated" in stored) return { ...stored.truncated };
+  if ("value" in stored) return stored.value === null ? null : structuredClone(stored.value);
+  if (stored.text === "") return null;
+  try {
+    return JSON.parse(stored.text);
+  } catch {
+    // Malformed JSON (the service answered 422): the text as sent.
+    return stored.text;
   }
 }

@@ -11,16 +11,24 @@ export const DEFAULT_BODY_LIMIT = "1mb";
  */
 export function jsonBody(limit: string = DEFAULT_BODY_LIMIT): RequestHandler {
   // The parser reads a zero-length body (Content-Length: 0) as {}; FastAPI sees no body at all.
-  const parse = express.json({ limit, strict: false, type: () => true, verify: (req, _res, buf) => void ((req as EmptyMark)[EMPTY] = buf.length === 0) });
+  const parse = express.json({ limit, strict: false, type: () => true, verify: (req, _res, buf) => void ((req as RawMark)[RAW] = buf) });
   return (req, res, next) =>
     parse(req, res, (err?: unknown) => {
-      if (!err && (req as EmptyMark)[EMPTY]) req.body = undefined;
+      if (!err && (req as RawMark)[RAW]?.length === 0) req.body = undefined;
       next(err);
     });
 }
 
-const EMPTY = Symbol("empty body");
-type EmptyMark = { [EMPTY]?: boolean };
+const RAW = Symbol("raw body");
+type RawMark = { [RAW]?: Buffer };
+
+/**
+ * The bytes of a body jsonBody() read, as the client sent them (validation later trims and fills the
+ * parsed body in place). Undefined when no JSON parser read the request.
+ */
+export function rawBodyOf(req: object): Buffer | undefined {
+  return (req as RawMark)[RAW];
+}
 
 /** Why a body could not be read, for a service's catalogue to turn into its own error shape. */
 export interface BodyProblem {

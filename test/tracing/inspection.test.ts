@@ -105,6 +105,20 @@ describe("the request journal (GET /_mock/requests)", () => {
     expect(res.body.items[0].headers["content-type"]).toMatch(/application\/json/);
   });
 
+  it("keeps each body as it was sent, not as validation trimmed it or filled its defaults", async () => {
+    const app = createApp({ seed: 3 });
+    const sent = { run_id: RUN_A, feedback_key: "k", expires_in: { hours: 1 }, feedback_config: { type: "continuous", bogus: true } };
+    await request(app).post("/api/v1/feedback/tokens").send(sent).expect(200);
+    expect(mockOf(app).requests()[0]?.body).toEqual(sent);
+  });
+
+  it("hands out copies: changing a listed entry does not change the journal", async () => {
+    const app = createApp({ seed: 3 });
+    await request(app).post("/api/v1/feedback").send({ key: "k", run_id: RUN_A }).expect(200);
+    (mockOf(app).requests()[0]?.body as { key: string }).key = "changed";
+    expect(mockOf(app).requests()[0]?.body).toEqual({ key: "k", run_id: RUN_A });
+  });
+
   it("filters by method, path prefix and limit (the newest n)", async () => {
     const app = createApp({ seed: 3 });
     await request(app).get("/api/v1/info");
