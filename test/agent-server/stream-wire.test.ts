@@ -201,6 +201,7 @@ describe("the run stream on the wire", () => {
       expect(res.body).toMatch(/^event: metadata\r\n.*\r\nid: 0\r\n\r\nevent: values\r\ndata: \{"a":1\}\r\nid: 1\r\n\r\n$/s);
       const run = mock.control.context.store.collection<{ status: string; error: unknown }>("runs").values().next().value;
       expect(run).toMatchObject({ status: "error", error: { error: "ConnectionError" } });
+      expect(await (await fetch(`${mock.url}/threads/${tid}`)).json()).toMatchObject({ status: "error", values: { a: 1 }, interrupts: {} });
       expect(await (await fetch(`${mock.url}/ok`)).json()).toEqual({ ok: true });
     } finally {
       await mock.close();
