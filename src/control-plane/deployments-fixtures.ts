@@ -16,7 +16,7 @@ import {
   type RevisionStatus,
 } from "./deployments-store.js";
 import type { Deployments } from "./deployments-service.js";
-import { coherentConfigs, generateDeployments, schemaEnum, type GenerationEnv } from "./deployments-generate.js";
+import { coherentConfigs, generateDeployments, olderRevisionConfig, schemaEnum, type GenerationEnv } from "./deployments-generate.js";
 import { isInFlight, pathFor } from "./lifecycle.js";
 import { integrationCollection } from "./integrations-store.js";
 
@@ -128,14 +128,13 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
   const created = Date.parse(deployment.created_at);
   const revisions = fixtureRevisions.map((fixture, i): RevisionEntry => {
     const at = created + (fixtureRevisions.length - 1 - i) * HOUR_MS;
-    const sha = deployment.source === "github" ? { repo_commit_sha: env.random.hex(40) } : {};
     const defaults: Revision = {
       id: env.random.uuid4(),
       created_at: formatTimestamp(at),
       updated_at: formatTimestamp(at + 10 * 60_000),
       status: "DEPLOYED",
       source,
-      source_revision_config: i === 0 ? deployment.source_revision_config : { ...deployment.source_revision_config, ...sha },
+      source_revision_config: i === 0 ? deployment.source_revision_config : olderRevisionConfig(env.random, source, deployment.source_revision_config),
     };
     const revision = deepMerge(defaults, omit(fixture, REVISION_FIXTURE_KEYS)) as Revision;
     revision.id = String(revision.id).toLowerCase();

@@ -136,10 +136,7 @@ export function generateDeployments(
         name,
         source,
         ...configs,
-        secrets: Array.from({ length: random.int(0, 2) }, () => ({
-          name: String(fakeProperty(faker, "Secret", "name")),
-          value: String(fakeProperty(faker, "Secret", "value")),
-        })),
+        secrets: distinctSecrets(faker, random.int(0, 2)),
         secret_references: null,
         id,
         tenant_id: options.tenantId,
@@ -162,6 +159,30 @@ export function generateDeployments(
   return out;
 }
 
+/** Secrets are environment variables: one value per name. */
+function distinctSecrets(faker: Faker, count: number): Deployment["secrets"] {
+  const secrets = new Map<string, string>();
+  for (let tries = 0; secrets.size < count && tries < 10 * count; tries++) {
+    const name = String(fakeProperty(faker, "Secret", "name"));
+    if (!secrets.has(name)) secrets.set(name, String(fakeProperty(faker, "Secret", "value")));
+  }
+  return [...secrets].map(([name, value]) => ({ name, value }));
+}
+
+/** What each source builds a revision from; older revisions were built from another one of it. */
+const ARTIFACT: Record<DeploymentSource, "repo_commit_sha" | "image_uri" | "source_tarball_path"> = {
+  github: "repo_commit_sha",
+  external_docker: "image_uri",
+  internal_docker: "image_uri",
+  internal_source: "source_tarball_path",
+};
+
+/** An older revision's configuration: the newest one's, but another commit, image or upload. */
+export function olderRevisionConfig(random: Random, source: DeploymentSource, newest: ConfigObject): ConfigObject {
+  const field = ARTIFACT[source];
+  return { ...newest, [field]: field === "repo_commit_sha" ? random.hex(40) : fakeProperty(random.faker, "SourceRevisionConfig", field) };
+}
+
 /** One to three settled revisions, newest first; the newest carries the deployment's configuration. */
 function generatedRevisions(random: Random, source: DeploymentSource, config: ConfigObject, createdAt: number): RevisionEntry[] {
   const count = random.int(1, 3);
@@ -170,7 +191,6 @@ function generatedRevisions(random: Random, source: DeploymentSource, config: Co
   for (let k = count - 1; k >= 0; k--) {
     const created = createdAt + k * 3_600_000;
     const status: RevisionStatus = k === count - 1 ? (random.next() < 0.85 ? "DEPLOYED" : random.pick(failures)) : random.pick(["DEPLOYED", "INTERRUPTED", "SKIPPED"] as const);
-    const sha = source === "github" ? { repo_commit_sha: random.hex(40) } : {};
     out.push({
       deployment_id: "",
       remote_reconciled: false,
@@ -180,7 +200,7 @@ function generatedRevisions(random: Random, source: DeploymentSource, config: Co
         updated_at: formatTimestamp(created + random.int(5, 20) * 60_000),
         status,
         source,
-        source_revision_config: k === count - 1 ? config : { ...config, ...sha },
+        source_revision_config: k === count - 1 ? config : olderRevisionConfig(random, source, config),
       },
     });
   }

@@ -84,6 +84,24 @@ describe("fixture entries are completed coherently", () => {
     expect(await pick(one)).toBe(await pick(two));
   });
 
+  it("generated deployments are coherent: one value per secret name; older revisions come from another commit, image or upload", async () => {
+    const app = createApp({ seed: 11, fixtures: ["fixtures/organization.json", "fixtures/integrations.json", { generate: { deployments: { count: 300 } } }] });
+    const artifact: Record<string, string> = { github: "repo_commit_sha", external_docker: "image_uri", internal_docker: "image_uri", internal_source: "source_tarball_path" };
+    let compared = 0;
+    for (let offset = 0; offset < 300; offset += 100) {
+      const page = (await request(app).get(`/v2/deployments?limit=100&offset=${offset}`).expect(200)).body.resources;
+      for (const d of page) {
+        const names = d.secrets.map((x: { name: string }) => x.name);
+        expect(new Set(names).size, `${d.name} secrets ${names}`).toBe(names.length);
+        const revisions = (await request(app).get(`/v2/deployments/${d.id}/revisions`).expect(200)).body.resources;
+        const built = revisions.map((r: { source_revision_config: Record<string, string> }) => r.source_revision_config[artifact[d.source] as string]);
+        expect(new Set(built).size, `${d.name} (${d.source}) revisions built from ${built}`).toBe(built.length);
+        compared += revisions.length - 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
   it("10,000 generated deployments load, list and reset", async () => {
     const app = createApp({ seed: 9, fixtures: ["fixtures", { generate: { deployments: { count: 10_000 } } }] });
     expect(mockOf(app).context.store.collection("deployments").size).toBe(10_000 + JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.length);
