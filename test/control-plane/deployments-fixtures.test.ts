@@ -100,6 +100,9 @@ describe("fixture entries are completed coherently", () => {
       }
     }
     expect(compared).toBeGreaterThan(100);
+    const versions = (await request(app).get("/v2/deployments?limit=100").expect(200)).body.resources.map((d: { image_version: string }) => d.image_version);
+    // Agent-server image versions, as the real service reports them (0.4.46), not any semver.
+    for (const version of versions) expect(version).toMatch(/^0\.[2-4]\.\d{1,2}$/);
   });
 
   it("10,000 generated deployments load, list and reset", async () => {
