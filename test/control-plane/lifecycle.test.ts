@@ -90,6 +90,24 @@ describe("timed", () => {
     expect(seen).toEqual(["CREATING", "QUEUED", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"]);
   });
 
+  it("reset() puts fixture revisions in flight back at their start state and their clock", async () => {
+    const app = newApp({ lifecycle: "timed", lifecycleStep: "30s" });
+    const d = await byName(app, "supervisor-agent");
+    const before = await revision(app, d.id, d.latest_revision_id);
+    expect(before.status).toBe("AWAITING_BUILD");
+    const created = await create(app, github());
+    mockOf(app).clock.advance("45s");
+    expect((await revision(app, d.id, d.latest_revision_id)).status).toBe("BUILDING");
+    await request(app).post("/_mock/reset").send({ scope: "all" }).expect(200);
+    expect(await revision(app, d.id, d.latest_revision_id)).toEqual(before);
+    expect(await get(app, d.id)).toEqual(d);
+    await request(app).get(`/v2/deployments/${created.id}`).expect(404);
+    mockOf(app).clock.advance("29s");
+    expect((await revision(app, d.id, d.latest_revision_id)).status).toBe("AWAITING_BUILD");
+    mockOf(app).clock.advance("1s");
+    expect(await revision(app, d.id, d.latest_revision_id)).toMatchObject({ status: "BUILDING", updated_at: at(30) });
+  });
+
   it("list filters see the current state", async () => {
     const app = newApp({ lifecycle: "timed", lifecycleStep: "30s" });
     const d = await create(app, github());
