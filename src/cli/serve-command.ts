@@ -2,7 +2,11 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { startMockServer, ListenError } from "../server.js";
 import { LoadError } from "../core/load-error.js";
 import { BUNDLED_SCENARIOS, type LifecycleMode } from "../options.js";
+import { parseDuration } from "../core/duration.js";
 import { serveOptions } from "./shared-options.js";
+
+/** What express's body parser reads as a size: bytes, or a number with b, kb, mb or gb. */
+const SIZE = /^\s*\d+(\.\d+)?\s*(b|kb|mb|gb)?\s*$/i;
 
 type ServeArgs = {
   port: number;
@@ -27,6 +31,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new Error(`--port must be a whole number from 0 to 65535; got ${argv.port}`);
     const tp = argv["tracing-port"];
     if (tp !== undefined && (!Number.isInteger(tp) || tp < 0 || tp > 65535)) throw new Error(`--tracing-port must be a whole number from 0 to 65535; got ${tp}`);
+    // Each of these would otherwise be taken silently: NaN turns heartbeats off, an unreadable size
+    // lifts the body limit, an empty seed means "no seed".
+    const beat = argv["heartbeat-ms"];
+    if (!Number.isInteger(beat) || beat < 0) throw new Error(`--heartbeat-ms must be a whole number of milliseconds ≥ 0 (0 turns heartbeats off); got ${beat}`);
+    if (!SIZE.test(argv["body-limit"])) throw new Error(`--body-limit must be a size such as 512kb, 1mb or a number of bytes; got ${JSON.stringify(argv["body-limit"])}`);
+    if (parseDuration(argv["lifecycle-step"]) === undefined) throw new Error(`--lifecycle-step must be a duration such as 500ms, 30s or 2m; got ${JSON.stringify(argv["lifecycle-step"])}`);
+    if (argv.seed === "") throw new Error("--seed needs a value");
     return true;
   }) as unknown as Argv<ServeArgs>,
   handler: async (argv: ArgumentsCamelCase<ServeArgs>) => {
