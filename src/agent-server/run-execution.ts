@@ -54,6 +54,8 @@ export interface RunHooks {
   finish(outcome: Outcome): void;
 }
 
+const FINISHED: RunHooks = { running: () => {}, feedback: () => ({}), finish: () => {} };
+
 /** The stream mode a scenario event belongs to: `updates|sub:1` → updates, `messages` → messages-tuple, `messages/partial` → messages. */
 export function eventMode(name: string): string {
   const base = name.split("|")[0] as string;
@@ -79,7 +81,7 @@ export class Execution {
     readonly script: RunScript,
     private readonly clock: MockClock,
     private readonly heartbeatMs: number,
-    private readonly hooks: RunHooks,
+    private hooks: RunHooks,
   ) {
     this.values = script.priorValues;
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
@@ -131,6 +133,8 @@ export class Execution {
     }
     this.outcome = outcome;
     this.hooks.finish(outcome);
+    // The hooks close over the creating request; a finished run is kept for joins, its request is not.
+    this.hooks = FINISHED;
     for (const listener of this.listeners) listener.end(outcome.kind === "disconnect");
     this.listeners.clear();
     this.resolveDone(outcome);
