@@ -34,7 +34,7 @@ export interface CapturedFeedback {
 
 /**
  * The feedback the tracing service recorded, in arrival order, as the mock's inspection surfaces
- * show it (`mock.feedback(filter)`, `GET /_mock/feedback`). Each call returns new objects.
+ * show it (`mock.feedback(filter)`, `GET /_mock/feedback`). Each call returns new objects, all the way down.
  */
 export function capturedFeedback(ctx: MockContext, filter: FeedbackFilter = {}): CapturedFeedback[] {
   const out: CapturedFeedback[] = [];
@@ -59,6 +59,7 @@ function sameId(value: string | null, wanted: string | undefined): boolean {
   return wanted === undefined || (value !== null && value === wanted.toLowerCase());
 }
 
+/** Nested client JSON is cloned too: a test changing what it was handed must not change the record. */
 function toCaptured(r: FeedbackRecord): CapturedFeedback {
   const f = r.feedback;
   return {
@@ -70,10 +71,10 @@ function toCaptured(r: FeedbackRecord): CapturedFeedback {
     assistant_id: r.assistant_id,
     scenario: r.scenario,
     score: f.score,
-    value: f.value,
+    value: structuredClone(f.value),
     comment: f.comment,
-    correction: f.correction,
-    metadata: r.metadata,
+    correction: structuredClone(f.correction),
+    metadata: structuredClone(r.metadata),
     method: r.method,
     received_at: formatTimestamp(r.received_at),
   };

@@ -76,6 +76,15 @@ describe("GET /_mock/feedback and mock.feedback()", () => {
     }
   });
 
+  it("mock.feedback() hands out copies: changing an item, nested values included, changes nothing recorded", async () => {
+    const [first] = mockOf(app).feedback();
+    (first!.metadata as { page: string }).page = "changed";
+    first!.score = 99;
+    expect(mockOf(app).feedback()[0]).toMatchObject({ score: 1, metadata: { page: "chat" } });
+    const record = await request(app).get(`/api/v1/feedback/${first!.id}`);
+    expect(record.body.feedback_source.metadata).toEqual({ page: "chat" });
+  });
+
   it("DELETE /_mock/feedback forgets the captures but not the tokens", async () => {
     const res = await request(app).delete("/_mock/feedback");
     expect(res.status).toBe(200);
