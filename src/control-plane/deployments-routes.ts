@@ -68,7 +68,7 @@ export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixt
     if (config.deployment_type === null && rule.config.includes("deployment_type")) config.deployment_type = DEFAULT_DEPLOYMENT_TYPE;
     const revisionConfig: ConfigObject = { ...revisionConfigFrom(body.source_revision_config), repo_commit_sha: commitFor(ctx, body.source) };
     const startsRevision = !rule.firstRevisionWaitsFor || isSet(revisionConfig[rule.firstRevisionWaitsFor]);
-    const problem = sourceProblems(body.source, config, revisionConfig, startsRevision)[0];
+    const problem = sourceProblems(body.source, config, revisionConfig, { startsRevision })[0];
     if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
     requireIntegration(ctx, config.integration_id);
     if (store.nameTaken(tenantId, body.name)) throw controlPlaneErrors.duplicateName(body.name);
@@ -139,7 +139,11 @@ export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixt
     const base = revisionSource === deployment.source ? deployment.source_revision_config : configFrom({}, "SourceRevisionConfig");
     const revisionConfig: ConfigObject = { ...base, ...Object.fromEntries(changes) };
     if (newRevision) revisionConfig.repo_commit_sha = commitFor(ctx, revisionSource);
-    const problem = sourceProblems(revisionSource, config, newRevision ? revisionConfig : deployment.source_revision_config, newRevision)[0];
+    // Without a new revision the stored revision configuration stays: it is checked for the source it was built for.
+    const latestSource = (deployment.latest_revision_id && store.revisions.get(deployment.latest_revision_id)?.revision.source) || deployment.source;
+    const problem = newRevision
+      ? sourceProblems(revisionSource, config, revisionConfig, { deploymentSource: deployment.source })[0]
+      : sourceProblems(latestSource, config, deployment.source_revision_config, { startsRevision: false, deploymentSource: deployment.source })[0];
     if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
 
     store.update({

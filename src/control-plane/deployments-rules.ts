@@ -72,24 +72,36 @@ export interface SourceProblem {
   reason: string;
 }
 
+/** How `sourceProblems` reads a configuration. */
+export interface SourceCheck {
+  /** False when no revision starts from it: the source's `firstRevisionWaitsFor` field may be unset. */
+  startsRevision?: boolean;
+  /**
+   * The deployment's own source when the revision's differs (PATCH `revision_source`): its
+   * `source_config` fields apply too, since the configuration stays the deployment's. The real CLI
+   * moves one deployment between `internal_source` and `internal_docker` revisions this way.
+   */
+  deploymentSource?: DeploymentSource;
+}
+
 /**
  * Checks a deployment's configuration against its source: required fields set, fields of other
  * sources unset, no build-on-push for a tag. The reasons use the real service's wording
- * ("'source_revision_config.repo_ref' is required for 'github' source"). Without `startsRevision`
- * the source's `firstRevisionWaitsFor` field may be unset.
+ * ("'source_revision_config.repo_ref' is required for 'github' source").
  */
-export function sourceProblems(source: DeploymentSource, config: ConfigObject, revision: ConfigObject, startsRevision = true): SourceProblem[] {
+export function sourceProblems(source: DeploymentSource, config: ConfigObject, revision: ConfigObject, check: SourceCheck = {}): SourceProblem[] {
   const rule = SOURCE_RULES[source];
   const problems: SourceProblem[] = [];
   const objects: Record<string, ConfigObject> = { source_config: config, source_revision_config: revision };
-  const waiting = startsRevision || !rule.firstRevisionWaitsFor ? undefined : `source_revision_config.${rule.firstRevisionWaitsFor}`;
+  const waiting = check.startsRevision !== false || !rule.firstRevisionWaitsFor ? undefined : `source_revision_config.${rule.firstRevisionWaitsFor}`;
+  const configFields = check.deploymentSource ? [...rule.config, ...SOURCE_RULES[check.deploymentSource].config] : rule.config;
   for (const field of rule.required) {
     if (field === waiting) continue;
     const [object, key] = field.split(".") as [string, string];
     const value = objects[object]?.[key];
     if (value === null || value === undefined || value === "") problems.push({ field, reason: `'${field}' is required for '${source}' source` });
   }
-  for (const [object, allowed] of [["source_config", rule.config], ["source_revision_config", rule.revision]] as const) {
+  for (const [object, allowed] of [["source_config", configFields], ["source_revision_config", rule.revision]] as const) {
     for (const [key, value] of Object.entries(objects[object] ?? {})) {
       if (value !== null && value !== undefined && !allowed.includes(key)) {
         problems.push({ field: `${object}.${key}`, reason: `'${object}.${key}' is not applicable for '${source}' source` });

@@ -274,6 +274,30 @@ describe("PATCH /v2/deployments/{id}", () => {
     }
   });
 
+  it("revision_source moves a deployment between remote and local builds, as the CLI does, keeping its own source_config", async () => {
+    const app = newApp();
+    const create = { name: "cli-src", source: "internal_source", source_config: { deployment_type: "dev" }, source_revision_config: { langgraph_config_path: "langgraph.json" }, secrets: [] };
+    const d = (await request(app).post("/v2/deployments").send(create).expect(201)).body;
+    await request(app)
+      .patch(`/v2/deployments/${d.id}`)
+      .send({ revision_source: "internal_source", source_revision_config: { source_tarball_path: "uploads/1/source.tar.gz", langgraph_config_path: "langgraph.json" }, source_config: { install_command: "npm ci" }, secrets: [] })
+      .expect(200);
+    const image = "registry.test/acme/cli-src:latest";
+    const local = await request(app)
+      .patch(`/v2/deployments/${d.id}`)
+      .send({ source_revision_config: { image_uri: image }, revision_source: "internal_docker", secrets: [] })
+      .expect(200);
+    expect(local.body).toMatchObject({ source: "internal_source", source_config: { install_command: "npm ci" }, source_revision_config: { image_uri: image, langgraph_config_path: null } });
+    const commands = await request(app).patch(`/v2/deployments/${d.id}`).send({ source_config: { build_command: "npm run build" } }).expect(200);
+    expect(commands.body.latest_revision_id).toBe(local.body.latest_revision_id);
+    const revisions = (await request(app).get(`/v2/deployments/${d.id}/revisions`).expect(200)).body.resources;
+    expect(revisions.map((r: { source: string; status: string }) => [r.source, r.status])).toEqual([
+      ["internal_docker", "DEPLOYED"],
+      ["internal_source", "DEPLOYED"],
+      ["internal_source", "DEPLOYED"],
+    ]);
+  });
+
   it("a patch that breaks the source rules is 400; a malformed one 422; a missing deployment 404", async () => {
     const { app, d } = await created();
     await request(app)
