@@ -286,6 +286,12 @@ export class RunService {
     return { run, execution };
   }
 
+  /** For a thread being deleted: cancels its runs still playing and forgets the events of all of them. */
+  deleteThread(threadId: string): void {
+    for (const x of this.active(threadId)) x.cancel("interrupt");
+    for (const [runId, x] of this.executions) if (x.script.thread_id === threadId) this.executions.delete(runId);
+  }
+
   /** Cancels a pending or running run; a run that is over is left as it is. */
   cancel(runId: string, action: "interrupt" | "rollback"): void {
     this.executions.get(runId)?.cancel(action);
@@ -318,22 +324,27 @@ export class RunService {
   private finish(execution: Execution, outcome: Outcome, onCompletion: "delete" | "keep"): void {
     const ctx = this.ctx;
     const runId = execution.script.run_id;
-    this.unfinished.get(execution.script.thread_id)?.delete(execution);
+    const onThread = this.unfinished.get(execution.script.thread_id);
+    onThread?.delete(execution);
+    if (onThread?.size === 0) this.unfinished.delete(execution.script.thread_id);
     const run = runCollection(ctx).get(runId);
+    const rollback = outcome.kind === "cancelled" && outcome.action === "rollback";
+    // A rolled-back run can no longer be joined: forget its events too.
+    if (rollback) this.executions.delete(runId);
     if (!run) return;
     const status: RunStatus = outcome.kind === "success" ? "success" : outcome.kind === "cancelled" ? "interrupted" : "error";
     const error = outcome.kind === "error" ? outcome.error : outcome.kind === "disconnect" ? { error: "ConnectionError", message: "The scenario dropped the connection (end: disconnect)" } : null;
-    if (outcome.kind === "cancelled" && outcome.action === "rollback") runCollection(ctx).delete(runId);
+    if (rollback) runCollection(ctx).delete(runId);
     else this.updateRun(runId, { status, error, feedback_urls: outcome.kind === "success" ? outcome.feedback : {} });
     const threads = threadCollection(ctx);
     const thread = threads.get(run.thread_id);
     if (!thread) return;
     if (thread.temporary && onCompletion === "delete") {
       threads.delete(thread.thread_id);
+      this.executions.delete(runId);
       return;
     }
     const now = ctx.clock.now();
-    const rollback = outcome.kind === "cancelled" && outcome.action === "rollback";
     const interrupt = outcome.kind === "success" ? outcome.interrupt : undefined;
     const stillBusy = this.active(thread.thread_id).some((x) => x !== execution);
     const settled: ThreadRecord["status"] = outcome.kind === "error" || outcome.kind === "disconnect" ? "error" : interrupt ? "interrupted" : "idle";

@@ -75,7 +75,7 @@ export function threadsRoutes(ctx: MockContext, on: AgentRoutes, runs: RunServic
 
   on.delete("/threads/:thread_id", (req, res) => {
     const thread = requireThread(ctx, req.params.thread_id as string);
-    for (const x of runs.active(thread.thread_id)) x.cancel("interrupt");
+    runs.deleteThread(thread.thread_id);
     const runRecords = runCollection(ctx);
     for (const run of runRecords.filter((r) => r.thread_id === thread.thread_id)) runRecords.delete(run.run_id);
     threads.delete(thread.thread_id);
