@@ -209,6 +209,9 @@ export class RunService {
       if (err instanceof TemplateError) throw agentErrors.templateFailed(scenario.name, err.message);
       throw err;
     }
+    // A line break in an event name would end the SSE field and let the rest pass for other fields.
+    const broken = events.findIndex((e) => /[\r\n]/.test(e.event));
+    if (broken >= 0) throw agentErrors.templateFailed(scenario.name, `event name at /${broken}/event is ${JSON.stringify(events[broken]!.event)} in this run; an SSE event name is one line`);
     const metadata = isPlainObject(body.metadata) ? body.metadata : {};
     const run: RunRecord = {
       run_id: runId,

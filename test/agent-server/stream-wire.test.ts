@@ -172,6 +172,12 @@ describe("the run stream on the wire", () => {
     const tid2 = await newThread(b);
     const bad = await request(b).post(`/threads/${tid2}/runs/stream`).send({ assistant_id: "agent", input: {} }).expect(422);
     expect(bad.body.detail).toBe("Scenario 'needs-text' cannot be played for this run: template {{input.text}} at /0/data/t has no value in this run's request (input is {})");
+    // An event name cannot carry a line break: it would forge SSE fields.
+    const c = app([{ name: "ns", events: [{ event: "updates|{{input.ns}}", data: {} }] }]);
+    const tid3 = await newThread(c);
+    const forged = await request(c).post(`/threads/${tid3}/runs/stream`).send({ assistant_id: "agent", input: { ns: "x\r\ndata: {}\r\n\r\nevent: error" }, stream_mode: "updates", stream_subgraphs: true }).expect(422);
+    expect(forged.body.detail).toBe('Scenario \'ns\' cannot be played for this run: event name at /0/event is "updates|x\\r\\ndata: {}\\r\\n\\r\\nevent: error" in this run; an SSE event name is one line');
+    expect(() => createApp({ fixtures: false, scenarios: [{ name: "nl", events: [{ event: "updates|a\nb", data: {} }] }] })).toThrow("/events/0/event: not a stream event name");
   });
 
   it("sends a heartbeat comment every heartbeatMs of mock time while a scenario waits", async () => {
