@@ -19,7 +19,12 @@ export function clockRoutes(ctx: MockContext, on: AdminRoutes): void {
     if (body.advance !== undefined) {
       const ms = parseDuration(body.advance);
       if (ms === undefined) throw adminErrors.badRequest(`advance must be a duration such as "250ms", "5s", "5m", "1h" or a number of milliseconds; got ${JSON.stringify(body.advance)}`);
-      ctx.clock.advance(ms);
+      try {
+        ctx.clock.advance(ms);
+      } catch (err) {
+        if (err instanceof RangeError) throw adminErrors.badRequest(err.message);
+        throw err;
+      }
     } else {
       const ms = typeof body.set === "string" ? Date.parse(body.set) : NaN;
       if (Number.isNaN(ms)) throw adminErrors.badRequest(`set must be an ISO 8601 instant; got ${JSON.stringify(body.set)}`);

@@ -20,6 +20,9 @@ export interface ClockOptions {
   autoAdvance?: boolean;
 }
 
+/** The last instant a JavaScript Date can hold (+275760-09-13T00:00:00Z); the clock never passes it. */
+export const MAX_INSTANT = 8.64e15;
+
 /** Where a seeded mock's clock starts, unless the options say otherwise. */
 export const DEFAULT_FIXED_START = Date.parse("2026-01-15T09:00:00.000Z");
 
@@ -59,6 +62,10 @@ export class MockClock {
 
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError("the clock only moves forward");
+    // Past the last instant a Date can hold no timestamp could be written: every request would fail.
+    if (this.now() + ms > MAX_INSTANT) {
+      throw new RangeError(`the clock cannot move past ${new Date(MAX_INSTANT).toISOString()}; advance ${ms} ms goes beyond it`);
+    }
     if (this.mode === "fixed") this.fixedNow += ms;
     else this.offset += ms;
     this.changed("advance");
@@ -87,7 +94,7 @@ export class MockClock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
-      const sleeper: Sleeper = { due: this.now() + Math.max(0, ms), seq: this.seq++, resolve: () => finish() };
+      const sleeper: Sleeper = { due: Math.min(this.now() + Math.max(0, ms), MAX_INSTANT), seq: this.seq++, resolve: () => finish() };
       const finish = () => {
         this.remove(sleeper);
         signal?.removeEventListener("abort", onAbort);
