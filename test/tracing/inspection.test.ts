@@ -247,6 +247,30 @@ describe("POST /_mock/reset by scope", () => {
     expect(after).toMatchObject({ tokenKnown: false, clock: "2026-01-15T09:00:00.000000+00:00" });
   });
 
+  it("each scope puts back exactly its part: feedback, tokens, journal, scenarios, clock, random", async () => {
+    const observe = async (scope: string) => {
+      const fresh = createApp({ seed: 3, fixtures: false, scenarios: [{ name: "at-start", events: [] }] });
+      const first = (await request(fresh).post("/api/v1/feedback/tokens").send({ run_id: RUN_A, feedback_key: "k" })).body.id as string;
+      await request(fresh).post(`/api/v1/feedback/tokens/${first}`).send({ score: 1 }).expect(200);
+      await mockOf(fresh).loadScenarios({ name: "later", events: [] });
+      mockOf(fresh).clock.advance("1h");
+      await request(fresh).post("/_mock/reset").send({ scope }).expect(200);
+      const journal = mockOf(fresh).requests().length;
+      const scenarios = (await request(fresh).get("/_mock/scenarios")).body.items.map((s: { name: string }) => s.name);
+      const clock = (await request(fresh).get("/_mock/clock")).body.now.slice(11, 16);
+      const feedback = mockOf(fresh).feedback().length;
+      const tokens = (await request(fresh).get(`/api/v1/feedback/tokens?run_id=${RUN_A}`)).body.length;
+      const next = (await request(fresh).post("/api/v1/feedback/tokens").send({ run_id: RUN_A, feedback_key: "k" })).body.id;
+      return { feedback, tokens, journal, scenarios, clock, sameIdsAgain: next === first };
+    };
+    const kept = { feedback: 1, tokens: 1, journal: 2, scenarios: ["at-start", "later"], clock: "10:00", sameIdsAgain: false };
+    expect(await observe("feedback")).toEqual({ ...kept, feedback: 0 });
+    expect(await observe("store")).toEqual({ ...kept, tokens: 0 });
+    expect(await observe("journal")).toEqual({ ...kept, journal: 0 });
+    expect(await observe("scenarios")).toEqual({ ...kept, scenarios: ["at-start"] });
+    expect(await observe("all")).toEqual({ feedback: 0, tokens: 0, journal: 0, scenarios: ["at-start"], clock: "09:00", sameIdsAgain: true });
+  });
+
   it("the library's reset(scope) does the same", async () => {
     mockOf(app).reset("feedback");
     expect(mockOf(app).feedback()).toEqual([]);
