@@ -1,4 +1,4 @@
-import { HttpError, detailError, validationError } from "../http/http-error.js";
+import { HttpError, detailError } from "../http/http-error.js";
 import { fastApiBodyError, type BodyProblem } from "../http/json-body.js";
 
 /**
@@ -11,7 +11,6 @@ export const tracingErrors = {
   invalidToken: () => detailError(401, "Invalid token"),
   /** Body that is not JSON (422 json_invalid) or too large (413). [real shape] */
   badBody: (problem: BodyProblem): HttpError => fastApiBodyError(problem),
-  /** A required body that was not sent. [real: FastAPI] */
 
   // Presigned token URLs (DESIGN §2)
   tokenNotFound: () => detailError(404, "Feedback token not found"),
