@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { deepMerge, isPlainObject } from "../core/json.js";
+import { deepMerge, isPlainObject, setOwn } from "../core/json.js";
 import { isUuid } from "../core/random.js";
 import { issueFeedbackToken } from "../tracing/feedback-tokens.js";
 import { resolveAssistant, type AssistantRef } from "./assistants.js";
@@ -272,7 +272,7 @@ export class RunService {
           const urls: Record<string, string> = {};
           for (const key of feedbackKeys) {
             const token = issueFeedbackToken(ctx, req, { run_id: runId, feedback_key: key, thread_id: run.thread_id, assistant_id: run.assistant_id, scenario: scenario.name });
-            urls[key] = token.url;
+            setOwn(urls, key, token.url); // a key named __proto__ is data too
           }
           return urls;
         },

@@ -92,6 +92,14 @@ describe("the run stream on the wire", () => {
     await request(a).get(`/threads/${run.thread_id}`).expect(404, { detail: "Not Found" });
   });
 
+  it("feedback keys named __proto__ and constructor get their URLs like any other key", async () => {
+    const a = app();
+    const res = await stream(a, "/runs/stream", { assistant_id: "agent", input: input("hello"), feedback_keys: ["__proto__", "constructor", "ok"] }).expect(200);
+    const feedback = parseSse(res.body).find((b) => b.kind === "event" && b.event === "feedback");
+    const data = feedback?.kind === "event" ? (feedback.data as string) : "";
+    expect(data).toMatch(/^\{"__proto__":"http:\/\/mock\.test\/api\/v1\/feedback\/tokens\/[0-9a-f-]{36}","constructor":"http:\/\/mock\.test\/api\/v1\/feedback\/tokens\/[0-9a-f-]{36}","ok":"http:\/\/mock\.test\/api\/v1\/feedback\/tokens\/[0-9a-f-]{36}"\}$/);
+  });
+
   it("an error ending sends error {error, message} last, no feedback, and marks run and thread as error", async () => {
     const a = app([{ name: "boom", events: [{ event: "values", data: { n: 1 } }], end: { error: { error: "ValueError", message: "boom" } } }]);
     const tid = await newThread(a);
