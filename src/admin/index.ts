@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { MockContext } from "../context.js";
+import { sameSecret } from "../http/api-key.js";
 import { jsonBody, onBodyProblem } from "../http/json-body.js";
 import type { AgentServer } from "../agent-server/index.js";
 import { adminErrors } from "./errors.js";
@@ -17,7 +18,7 @@ export function adminApi(ctx: MockContext, agent: AgentServer): Router {
   const on = ctx.routes.on(router, "/_mock");
   router.use((req, _res, next) => {
     const token = ctx.options.adminToken;
-    if (!token || req.headers.authorization === `Bearer ${token}`) return next();
+    if (!token || sameSecret(req.headers.authorization ?? "", `Bearer ${token}`)) return next();
     next(adminErrors.unauthorized());
   });
   // Scenario uploads may be YAML; that route reads its own body.

@@ -10,8 +10,13 @@ export function requireApiKey(key: string | undefined, reject: (missing: boolean
     if (!key || req.method === "OPTIONS") return next();
     const sent = req.headers["x-api-key"];
     if (typeof sent !== "string" || sent === "") return next(reject(true));
-    const a = Buffer.from(sent);
-    const b = Buffer.from(key);
-    next(a.length === b.length && timingSafeEqual(a, b) ? undefined : reject(false));
+    next(sameSecret(sent, key) ? undefined : reject(false));
   };
+}
+
+/** Compares a sent credential with the configured one in constant time. */
+export function sameSecret(sent: string, expected: string): boolean {
+  const a = Buffer.from(sent);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
