@@ -1,6 +1,7 @@
 import type { Request } from "express";
 import type { MockContext } from "../context.js";
 import type { FixtureSet } from "../store/fixtures.js";
+import { requireUuidPath } from "../http/validate.js";
 
 /** Used when the fixtures name no tenant or organization (an empty mock still answers). */
 export const FALLBACK_TENANT_ID = "00000000-0000-4000-8000-000000000001";
@@ -23,10 +24,14 @@ export class Tenancy {
     this.organizationId = typeof org?.value === "string" ? org.value.toLowerCase() : FALLBACK_ORGANIZATION_ID;
   }
 
-  /** The tenant a request acts in: its X-Tenant-Id header (any case), else the default one. */
+  /**
+   * The tenant a request acts in: its X-Tenant-Id header (a workspace UUID, any case), else the
+   * default one. A header that is not a UUID is a 422 at ["header", "x-tenant-id"], as FastAPI
+   * answers a UUID-typed header.
+   */
   tenantOf(req: Request): string {
     const header = req.headers["x-tenant-id"];
-    const value = Array.isArray(header) ? header[0] : header;
-    return value ? value.trim().toLowerCase() : this.defaultTenantId;
+    const value = (Array.isArray(header) ? header[0] : header)?.trim();
+    return value ? requireUuidPath("x-tenant-id", value, "header") : this.defaultTenantId;
   }
 }

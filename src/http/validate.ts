@@ -43,12 +43,12 @@ export function validateQuery<T>(ref: string, query: Record<string, unknown>): T
   return out as T;
 }
 
-/** Path parameters typed `uuid` in the real services: anything else is a 422 naming the parameter. */
-export function requireUuidPath(name: string, value: string): string {
+/** Path parameters (and headers) typed `uuid` in the real services: anything else is a 422 naming the parameter. */
+export function requireUuidPath(name: string, value: string, where: "path" | "header" = "path"): string {
   if (isUuid(value)) return value.toLowerCase();
   const issue: ValidationIssue = {
     type: "uuid_parsing",
-    loc: ["path", name],
+    loc: [where, name],
     msg: `Input should be a valid UUID, ${uuidProblem(value)}`,
     input: value,
     ctx: { error: uuidProblem(value) },

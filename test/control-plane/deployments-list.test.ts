@@ -80,6 +80,21 @@ describe("GET /v2/deployments: pages", () => {
     expect((await walk(app, "", 100, PRODUCTION.toUpperCase())).length).toBe(production.length);
     await request(app).get("/v2/deployments").set("X-Tenant-Id", "00000000-0000-4000-8000-00000000abcd").expect(200, { resources: [], offset: 0 });
   });
+
+  it("an X-Tenant-Id that is not a UUID is a 422 at the header", async () => {
+    const res = await request(app).get("/v2/deployments").set("X-Tenant-Id", "acme").expect(422);
+    expect(res.body).toEqual({
+      detail: [
+        {
+          type: "uuid_parsing",
+          loc: ["header", "x-tenant-id"],
+          msg: "Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `m` at 3",
+          input: "acme",
+          ctx: { error: "invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `m` at 3" },
+        },
+      ],
+    });
+  });
 });
 
 describe("GET /v2/deployments: filters", () => {
