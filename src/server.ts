@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp, mockOf } from "./app.js";
+import { RequestGate } from "./http/request-gate.js";
 import type { MockOptions } from "./options.js";
 import type { MockControl } from "./mock-control.js";
 
@@ -40,8 +41,10 @@ export interface MockServer {
  */
 export async function startMockServer(options: ServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? "127.0.0.1";
-  const main = await listen(options.port ?? 0, host);
-  const tracing = options.tracingPort !== undefined ? await listen(options.tracingPort, host).catch(async (err) => {
+  const gate = new RequestGate();
+  const main = await listen(options.port ?? 0, host, gate.handle);
+  const tracing = options.tracingPort !== undefined ? await listen(options.tracingPort, host, gate.handle).catch(async (err) => {
+    gate.refuse();
     await closeServer(main);
     throw err;
   }) : undefined;
@@ -51,11 +54,11 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
   try {
     app = createApp({ ...options, publicUrl: url, tracingUrl });
   } catch (err) {
+    gate.refuse();
     await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
     throw err;
   }
-  main.on("request", app);
-  tracing?.on("request", app);
+  gate.open(app);
   const control = mockOf(app);
   return {
     url,
@@ -87,9 +90,9 @@ export class ListenError extends Error {
   }
 }
 
-function listen(port: number, host: string): Promise<Server> {
+function listen(port: number, host: string, handler: RequestGate["handle"]): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer({ requestTimeout: 0 });
+    const server = createServer({ requestTimeout: 0 }, handler);
     // Streams stay open for a while; keep idle sockets from piling up between test requests.
     server.keepAliveTimeout = 5_000;
     server.once("error", (err: NodeJS.ErrnoException) => {
