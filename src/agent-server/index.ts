@@ -10,6 +10,7 @@ import { runsRoutes } from "./runs-routes.js";
 import { ScenarioRegistry } from "./scenario-registry.js";
 import type { ScenarioInput } from "./scenario-types.js";
 import { systemRoutes } from "./system-routes.js";
+import { threadStateRoutes } from "./thread-state-routes.js";
 import { threadsRoutes } from "./threads-routes.js";
 
 export interface AgentServer {
@@ -56,6 +57,7 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
     const on = ctx.routes.on(router, prefix);
     systemRoutes(on);
     threadsRoutes(ctx, on, runs);
+    threadStateRoutes(ctx, on);
     assistantsRoutes(on, registry, assistantsCreatedAt);
     runsRoutes(ctx, on, runs);
     return router;

@@ -7,6 +7,7 @@ import { issueFeedbackToken } from "../tracing/feedback-tokens.js";
 import { resolveAssistant, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
+import { saveCheckpoint } from "./checkpoints.js";
 import { Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, Scenario, ScenarioEvent } from "./scenario-types.js";
@@ -348,18 +349,28 @@ export class RunService {
       return;
     }
     const now = ctx.clock.now();
-    const interrupt = outcome.kind === "success" ? outcome.interrupt : undefined;
     const stillBusy = this.active(thread.thread_id).some((x) => x !== execution);
+    if (rollback) {
+      // The run is undone: the thread's state is what it was before it, and no checkpoint is saved.
+      const settled = Object.keys(thread.interrupts).length ? "interrupted" : "idle";
+      threads.set(thread.thread_id, { ...thread, status: stillBusy ? "busy" : settled, updated_at: now, values: execution.script.priorValues });
+      return;
+    }
+    const interrupt = outcome.kind === "success" ? outcome.interrupt : undefined;
+    const interrupts = interrupt ? { [ctx.random.uuid4()]: [{ value: interrupt.value, id: interrupt.id }] } : {};
+    // A successful run always saves a checkpoint; a failed or cancelled one only when it changed the
+    // state: it streamed values, or it ends the thread's pending interrupt.
+    const streamedValues = outcome.values !== execution.script.priorValues;
+    const changed = outcome.kind === "success" || streamedValues || Object.keys(thread.interrupts).length > 0;
+    if (changed) saveCheckpoint(ctx, { values: outcome.values, next: interrupt ? [interrupt.node] : [], interrupts, run });
     const settled: ThreadRecord["status"] = outcome.kind === "error" || outcome.kind === "disconnect" ? "error" : interrupt ? "interrupted" : "idle";
     threads.set(thread.thread_id, {
       ...thread,
       status: stillBusy ? "busy" : settled,
       updated_at: now,
-      state_updated_at: rollback ? thread.state_updated_at : now,
-      values: rollback ? execution.script.priorValues : outcome.values,
-      interrupts: interrupt ? { [ctx.random.uuid4()]: [{ value: interrupt.value, id: interrupt.id }] } : {},
-      next: interrupt ? [interrupt.node] : [],
-      checkpoint_id: rollback ? thread.checkpoint_id : ctx.random.uuid7(now),
+      state_updated_at: changed ? now : thread.state_updated_at,
+      values: outcome.values,
+      interrupts,
     });
   }
 }

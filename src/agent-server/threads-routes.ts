@@ -1,10 +1,11 @@
 import type { MockContext } from "../context.js";
 import { isUuid } from "../core/random.js";
+import { deleteCheckpoints } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { contains, selectFields } from "./search-filters.js";
 import type { AgentRoutes } from "./index.js";
 import { runCollection, type RunService } from "./runs.js";
-import { newThread, threadCollection, threadResponse, threadStateResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
+import { newThread, threadCollection, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
 import { readBody } from "./validation.js";
 
 interface ThreadCreateBody {
@@ -34,7 +35,7 @@ export function requireThread(ctx: MockContext, threadId: string): ThreadRecord 
   return thread;
 }
 
-/** `POST /threads`, `GET|DELETE /threads/{id}`, `POST /threads/search`, `GET /threads/{id}/state`. */
+/** `POST /threads`, `GET|DELETE /threads/{id}`, `POST /threads/search`. */
 export function threadsRoutes(ctx: MockContext, on: AgentRoutes, runs: RunService): void {
   const threads = threadCollection(ctx);
 
@@ -79,10 +80,7 @@ export function threadsRoutes(ctx: MockContext, on: AgentRoutes, runs: RunServic
     const runRecords = runCollection(ctx);
     for (const run of runRecords.filter((r) => r.thread_id === thread.thread_id)) runRecords.delete(run.run_id);
     threads.delete(thread.thread_id);
+    deleteCheckpoints(ctx, thread.thread_id);
     res.status(204).end();
-  });
-
-  on.get("/threads/:thread_id/state", (req, res) => {
-    res.json(threadStateResponse(requireThread(ctx, req.params.thread_id as string)));
   });
 }

@@ -17,11 +17,8 @@ export interface ThreadRecord {
   metadata: Record<string, unknown>;
   status: ThreadStatus;
   values: Record<string, unknown> | null;
-  /** `{task_id: [interrupt]}` while interrupted. */
+  /** `{task_id: [interrupt]}` while interrupted (its checkpoints hold the rest of the state: checkpoints.ts). */
   interrupts: Record<string, Interrupt[]>;
-  /** Nodes an interrupted thread would run next. */
-  next: string[];
-  checkpoint_id: string | null;
   /** The scenario this thread is playing and the index of its next turn. */
   scenario: { name: string; next_turn: number } | null;
   /** Made for a stateless run (`POST /runs/stream`). */
@@ -44,8 +41,6 @@ export function newThread(ctx: MockContext, threadId: string, metadata: Record<s
     status: "idle",
     values: null,
     interrupts: {},
-    next: [],
-    checkpoint_id: null,
     scenario: null,
     temporary,
   };
@@ -63,29 +58,5 @@ export function threadResponse(t: ThreadRecord) {
     config: {},
     values: t.values,
     interrupts: t.interrupts,
-  };
-}
-
-/** The `ThreadState` wire form: the latest checkpoint of the thread. */
-export function threadStateResponse(t: ThreadRecord) {
-  const interrupts = Object.values(t.interrupts).flat();
-  return {
-    values: t.values ?? {},
-    next: t.next,
-    tasks: Object.entries(t.interrupts).map(([taskId, list]) => ({
-      id: taskId,
-      name: t.next[0] ?? "agent",
-      path: ["__pregel_pull", t.next[0] ?? "agent"],
-      error: null,
-      interrupts: list,
-      checkpoint: null,
-      state: null,
-      result: null,
-    })),
-    checkpoint: { thread_id: t.thread_id, checkpoint_ns: "", checkpoint_id: t.checkpoint_id, checkpoint_map: null },
-    metadata: t.checkpoint_id ? { source: "loop", step: 1, parents: {} } : {},
-    created_at: t.checkpoint_id ? formatTimestamp(t.state_updated_at) : null,
-    parent_checkpoint: null,
-    interrupts,
   };
 }
