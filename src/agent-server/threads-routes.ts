@@ -1,4 +1,5 @@
 import type { MockContext } from "../context.js";
+import { omit, setOwn } from "../core/json.js";
 import { isUuid } from "../core/random.js";
 import { deleteCheckpoints } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
@@ -13,6 +14,11 @@ interface ThreadCreateBody {
   metadata: Record<string, unknown>;
   if_exists: "raise" | "do_nothing";
   graph_id?: string;
+}
+
+interface ThreadPatchBody {
+  metadata: Record<string, unknown>;
+  ttl?: Record<string, unknown>;
 }
 
 interface ThreadSearchBody {
@@ -35,7 +41,7 @@ export function requireThread(ctx: MockContext, threadId: string): ThreadRecord 
   return thread;
 }
 
-/** `POST /threads`, `GET|DELETE /threads/{id}`, `POST /threads/search`. */
+/** `POST /threads`, `GET|PATCH|DELETE /threads/{id}`, `POST /threads/search`. */
 export function threadsRoutes(ctx: MockContext, on: AgentRoutes, runs: RunService): void {
   const threads = threadCollection(ctx);
 
@@ -72,6 +78,18 @@ export function threadsRoutes(ctx: MockContext, on: AgentRoutes, runs: RunServic
 
   on.get("/threads/:thread_id", (req, res) => {
     res.json(threadResponse(requireThread(ctx, req.params.thread_id as string)));
+  });
+
+  on.patch("/threads/:thread_id", (req, res) => {
+    const thread = requireThread(ctx, req.params.thread_id as string);
+    const body = readBody<ThreadPatchBody>("agent-server/thread.json#/$defs/ThreadPatch", req.body ?? {});
+    // Top-level keys replace the thread's (Postgres `metadata || patch`, as the real server merges).
+    const metadata = omit(thread.metadata, []);
+    for (const key of Object.keys(body.metadata)) setOwn(metadata, key, body.metadata[key]);
+    const updated = threads.set(thread.thread_id, { ...thread, metadata, updated_at: ctx.clock.now() });
+    // SDK 1.x `returnMinimal` asks for no body (RFC 7240).
+    if (/\breturn=minimal\b/.test(req.get("prefer") ?? "")) res.status(204).end();
+    else res.json(threadResponse(updated));
   });
 
   on.delete("/threads/:thread_id", (req, res) => {
