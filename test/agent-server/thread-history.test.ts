@@ -1,0 +1,392 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
+import { Client as Client2 } from "@langchain/langgraph-sdk";
+import { Client as Client1 } from "langgraph-sdk-1";
+import { createApp, mockOf, startMockServer, type MockServer } from "../../src/index.js";
+import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
+import { schemas } from "../../src/schemas/registry.js";
+
+const AGENT_ID = "fe096781-5601-53d2-b2f6-0d3403f7e9ca";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const SCENARIOS: ScenarioInput[] = [
+  {
+    name: "chat",
+    match: { input: { chat: true } },
+    turns: [
+      { events: [{ event: "values", data: { messages: ["hi", "hello"] } }] },
+      { events: [{ event: "values", data: { messages: ["hi", "hello", "how are you?", "fine"] } }] },
+      { events: [{ event: "values", data: { messages: ["hi", "hello", "how are you?", "fine", "bye", "bye"] } }] },
+    ],
+  },
+  {
+    name: "approval",
+    match: { input: { approve: true } },
+    turns: [
+      { events: [{ event: "values", data: { draft: "report" } }], end: { interrupt: { value: { question: "Send it?" }, id: "int-1", node: "human" } } },
+      { events: [{ event: "values", data: { draft: "report", sent: true } }] },
+    ],
+  },
+  { name: "hello", match: { input: { hello: true } }, events: [{ event: "values", data: { messages: ["hi", "hello"] } }] },
+  { name: "slow", match: { input: { slow: true } }, events: [{ event: "values", data: { slow: true }, delay_ms: 10_000 }] },
+  { name: "fails-after-values", match: { input: { fail: "late" } }, events: [{ event: "values", data: { partial: true } }], end: { error: { error: "ValueError", message: "boom" } } },
+  { name: "fails-at-once", match: { input: { fail: "early" } }, end: { error: { error: "ValueError", message: "boom" } } },
+];
+
+function app(extra: Record<string, unknown> = {}) {
+  return createApp({ seed: 1, fixtures: false, publicUrl: "http://mock.test", scenarios: SCENARIOS, ...extra });
+}
+type App = ReturnType<typeof app>;
+
+async function newThread(a: App, body: object = {}): Promise<string> {
+  return (await request(a).post("/threads").send(body).expect(200)).body.thread_id;
+}
+
+/** Plays one run to its end; returns its run id. The clock moves 1 s first, so each checkpoint has its own time. */
+async function run(a: App, threadId: string, body: object): Promise<string> {
+  mockOf(a).clock.advance("1s");
+  const res = await request(a).post(`/threads/${threadId}/runs/wait`).send({ assistant_id: "agent", ...body }).expect(200);
+  return (res.headers["content-location"] as string).split("/").at(-1) as string;
+}
+
+const ref = (thread_id: string, checkpoint_id: string | null) => ({ thread_id, checkpoint_ns: "", checkpoint_id, checkpoint_map: null });
+const meta = (thread_id: string, run_id: string, step: number, extra: object = {}) => ({
+  ...extra,
+  source: "loop",
+  step,
+  parents: {},
+  run_id,
+  thread_id,
+  graph_id: "agent",
+  assistant_id: AGENT_ID,
+  run_attempt: 1,
+});
+type State = { checkpoint: { checkpoint_id: string }; parent_checkpoint: { checkpoint_id: string } | null };
+const ids = (states: State[]) => states.map((s) => s.checkpoint.checkpoint_id);
+
+describe("thread history", () => {
+  it("a new thread has no history; each turn of a conversation adds a state, newest first, linked to the one before", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    await request(a).post(`/threads/${tid}/history`).send({ limit: 10 }).expect(200, []);
+    await request(a).get(`/threads/${tid}/history`).expect(200, []);
+
+    const r1 = await run(a, tid, { input: { chat: true }, metadata: { user: "alice" } });
+    const r2 = await run(a, tid, { input: { chat: true } });
+    const history = (await request(a).post(`/threads/${tid}/history`).send({ limit: 10 }).expect(200)).body as State[];
+    const [c2, c1] = ids(history);
+    expect(c1).toMatch(UUID);
+    expect(c2).toMatch(UUID);
+    expect(c2).not.toBe(c1);
+    expect(history).toEqual([
+      {
+        values: { messages: ["hi", "hello", "how are you?", "fine"] },
+        next: [],
+        tasks: [],
+        checkpoint: ref(tid, c2!),
+        metadata: meta(tid, r2, 2),
+        created_at: "2026-01-15T09:00:02.000000+00:00",
+        parent_checkpoint: ref(tid, c1!),
+        interrupts: [],
+      },
+      {
+        values: { messages: ["hi", "hello"] },
+        next: [],
+        tasks: [],
+        checkpoint: ref(tid, c1!),
+        metadata: meta(tid, r1, 1, { user: "alice" }),
+        created_at: "2026-01-15T09:00:01.000000+00:00",
+        parent_checkpoint: null,
+        interrupts: [],
+      },
+    ]);
+    for (const state of history) expect(schemas().check("agent-server/thread.json#/$defs/ThreadState", state)).toEqual([]);
+    // The current state is the newest state of the history; a past one can be read by its checkpoint id.
+    expect((await request(a).get(`/threads/${tid}/state`).expect(200)).body).toEqual(history[0]);
+    expect((await request(a).get(`/threads/${tid}/state/${c1}`).expect(200)).body).toEqual(history[1]);
+    expect((await request(a).post(`/threads/${tid}/state/checkpoint`).send({ checkpoint: { checkpoint_id: c1 } }).expect(200)).body).toEqual(history[1]);
+    expect((await request(a).post(`/threads/${tid}/state/checkpoint`).send({ checkpoint: {} }).expect(200)).body).toEqual(history[0]);
+    // The thread's state_updated_at is the newest checkpoint's time.
+    expect((await request(a).get(`/threads/${tid}`)).body.state_updated_at).toBe("2026-01-15T09:00:02.000000+00:00");
+  });
+
+  it("is the same with the same seed", async () => {
+    const play = async () => {
+      const a = app();
+      const tid = await newThread(a);
+      await run(a, tid, { input: { chat: true } });
+      await run(a, tid, { input: { chat: true } });
+      return (await request(a).get(`/threads/${tid}/history`).expect(200)).body;
+    };
+    const [first, second] = [await play(), await play()];
+    expect(second).toEqual(first);
+    expect(first).toHaveLength(2);
+  });
+
+  it("an interrupt is a state with next, tasks and interrupts; the resume adds a state after it", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const r1 = await run(a, tid, { input: { approve: true } });
+    const interrupted = (await request(a).post(`/threads/${tid}/history`).send({ limit: 10 }).expect(200)).body;
+    expect(interrupted).toHaveLength(1);
+    const taskId = interrupted[0].tasks[0]?.id;
+    expect(taskId).toMatch(UUID);
+    const interrupt = { value: { question: "Send it?" }, id: "int-1" };
+    expect(interrupted[0]).toEqual({
+      values: { draft: "report" },
+      next: ["human"],
+      tasks: [{ id: taskId, name: "human", path: ["__pregel_pull", "human"], error: null, interrupts: [interrupt], checkpoint: null, state: null, result: null }],
+      checkpoint: ref(tid, interrupted[0].checkpoint.checkpoint_id),
+      metadata: meta(tid, r1, 1),
+      created_at: "2026-01-15T09:00:01.000000+00:00",
+      parent_checkpoint: null,
+      interrupts: [interrupt],
+    });
+    expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(interrupted[0]);
+    expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "interrupted", interrupts: { [taskId]: [interrupt] } });
+
+    const r2 = await run(a, tid, { command: { resume: "yes" } });
+    const resumed = (await request(a).post(`/threads/${tid}/history`).send({ limit: 10 }).expect(200)).body;
+    expect(resumed).toEqual([
+      {
+        values: { draft: "report", sent: true },
+        next: [],
+        tasks: [],
+        checkpoint: ref(tid, resumed[0].checkpoint.checkpoint_id),
+        metadata: meta(tid, r2, 2),
+        created_at: "2026-01-15T09:00:02.000000+00:00",
+        parent_checkpoint: ref(tid, interrupted[0].checkpoint.checkpoint_id),
+        interrupts: [],
+      },
+      interrupted[0],
+    ]);
+    expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(resumed[0]);
+  });
+
+  it("a failed run adds a state only when it streamed values", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    await run(a, tid, { input: { hello: true } });
+    const before = (await request(a).get(`/threads/${tid}/state`)).body;
+    await run(a, tid, { input: { fail: "early" } });
+    expect((await request(a).get(`/threads/${tid}/history`)).body).toEqual([before]);
+    expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(before);
+    const r3 = await run(a, tid, { input: { fail: "late" } });
+    const history = (await request(a).get(`/threads/${tid}/history`)).body;
+    expect(history).toHaveLength(2);
+    expect(history[0]).toMatchObject({ values: { partial: true }, metadata: meta(tid, r3, 2), parent_checkpoint: before.checkpoint, created_at: "2026-01-15T09:00:03.000000+00:00" });
+    expect(history[1]).toEqual(before);
+  });
+
+  it("a rolled-back run leaves no state, nor does a cancelled one that streamed no values", async () => {
+    const a = app({ clock: { autoAdvance: false } });
+    const tid = await newThread(a);
+    await run(a, tid, { input: { hello: true } });
+    const [first] = (await request(a).get(`/threads/${tid}/history`)).body;
+    const slow = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true } }).expect(200)).body.run_id;
+    await run(a, tid, { input: { hello: true }, multitask_strategy: "rollback" });
+    await request(a).get(`/threads/${tid}/runs/${slow}`).expect(404);
+    const history = (await request(a).get(`/threads/${tid}/history`)).body;
+    expect(history.map((s: State) => [s.checkpoint.checkpoint_id, s.parent_checkpoint?.checkpoint_id ?? null])).toEqual([
+      [history[0].checkpoint.checkpoint_id, first.checkpoint.checkpoint_id],
+      [first.checkpoint.checkpoint_id, null],
+    ]);
+    const cancelled = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true } }).expect(200)).body.run_id;
+    await request(a).post(`/threads/${tid}/runs/${cancelled}/cancel?wait=1`).expect(204);
+    expect((await request(a).get(`/threads/${tid}/history`)).body).toEqual(history);
+    expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", values: { messages: ["hi", "hello"] } });
+  });
+
+  it("limit (1 by default in the body, 10 in the query), before, metadata and checkpoint filter the states", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    await run(a, tid, { input: { chat: true }, metadata: { user: "alice" } });
+    await run(a, tid, { input: { chat: true }, metadata: { user: "bob" } });
+    await run(a, tid, { input: { chat: true }, metadata: { user: "alice" } });
+    const all = (await request(a).get(`/threads/${tid}/history`).expect(200)).body as State[];
+    const [c3, c2, c1] = ids(all);
+    expect(all.map((s) => s.parent_checkpoint?.checkpoint_id ?? null)).toEqual([c2, c1, null]);
+    const post = async (body: object) => ids((await request(a).post(`/threads/${tid}/history`).send(body).expect(200)).body);
+    const get = async (query: string) => ids((await request(a).get(`/threads/${tid}/history?${query}`).expect(200)).body);
+
+    expect(await post({})).toEqual([c3]);
+    expect(await post({ limit: 2 })).toEqual([c3, c2]);
+    expect(await get("limit=2")).toEqual([c3, c2]);
+    // `before`: a run config (the JS SDK's type), a CheckpointConfig (the OpenAPI document) or an id.
+    expect(await post({ limit: 10, before: { configurable: { checkpoint_id: c3 } } })).toEqual([c2, c1]);
+    expect(await post({ limit: 10, before: { thread_id: tid, checkpoint_ns: "", checkpoint_id: c2 } })).toEqual([c1]);
+    expect(await post({ limit: 10, before: c1 })).toEqual([]);
+    expect(await post({ limit: 1, before: c3 })).toEqual([c2]);
+    expect(await get(`before=${c3}`)).toEqual([c2, c1]);
+    expect(await post({ limit: 10, before: "00000000-0000-4000-8000-000000000000" })).toEqual([]);
+    // `metadata`: containment, as the search routes; `checkpoint`: that checkpoint only, or a subgraph's (none).
+    expect(await post({ limit: 10, metadata: { user: "alice" } })).toEqual([c3, c1]);
+    expect(await post({ limit: 10, metadata: { step: 2, source: "loop" } })).toEqual([c2]);
+    expect(await post({ limit: 10, metadata: { user: "carol" } })).toEqual([]);
+    expect(await post({ limit: 10, checkpoint: { checkpoint_id: c2 } })).toEqual([c2]);
+    expect(await post({ limit: 10, checkpoint: { checkpoint_ns: "sub:1" } })).toEqual([]);
+    expect(await post({ limit: 10, metadata: null, checkpoint: null, before: null, select: ["values"] })).toEqual([c3, c2, c1]);
+  });
+
+  it("reset() puts the history back as it was at start; a deleted thread loses its history", async () => {
+    const a = app();
+    const kept = await newThread(a);
+    await run(a, kept, { input: { chat: true } });
+    const atStart = (await request(a).get(`/threads/${kept}/history`)).body;
+    mockOf(a).context.markStarted();
+    const later = await newThread(a);
+    await run(a, later, { input: { chat: true } });
+    await run(a, kept, { input: { chat: true } });
+    expect((await request(a).get(`/threads/${kept}/history`)).body).toHaveLength(2);
+
+    mockOf(a).reset();
+    expect((await request(a).get(`/threads/${kept}/history`).expect(200)).body).toEqual(atStart);
+    expect((await request(a).get(`/threads/${kept}/state`).expect(200)).body).toEqual(atStart[0]);
+    await request(a).get(`/threads/${later}/history`).expect(404, { detail: "Not Found" });
+    await request(a).post("/threads").send({ thread_id: later }).expect(200);
+    await request(a).get(`/threads/${later}/history`).expect(200, []);
+
+    await request(a).delete(`/threads/${kept}`).expect(204);
+    await request(a).post(`/threads/${kept}/history`).send({}).expect(404, { detail: "Not Found" });
+    await request(a).post("/threads").send({ thread_id: kept }).expect(200);
+    await request(a).post(`/threads/${kept}/history`).send({ limit: 10 }).expect(200, []);
+    await request(a).get(`/threads/${kept}/state/${atStart[0].checkpoint.checkpoint_id}`).expect(404, { detail: "Not Found" });
+  });
+
+  it("answers the other thread routes' 404 and 422", async () => {
+    const a = app();
+    const missing = "6f1c2b3a-1111-4222-8333-444455556666";
+    await request(a).get(`/threads/${missing}/history`).expect(404, { detail: "Not Found" });
+    await request(a).post(`/threads/${missing}/history`).send({}).expect(404, { detail: "Not Found" });
+    await request(a).get(`/threads/${missing}/state/${missing}`).expect(404, { detail: "Not Found" });
+    await request(a).post(`/threads/${missing}/state/checkpoint`).send({ checkpoint: {} }).expect(404, { detail: "Not Found" });
+    await request(a).get("/threads/nope/history").expect(422, { detail: "Invalid thread ID" });
+    await request(a).post("/threads/nope/history").send({}).expect(422, { detail: "Invalid thread ID" });
+    const tid = await newThread(a);
+    await request(a).get(`/threads/${tid}/state/${missing}`).expect(404, { detail: "Not Found" });
+    await request(a).post(`/threads/${tid}/state/checkpoint`).send({ checkpoint: { checkpoint_id: missing } }).expect(404, { detail: "Not Found" });
+    await request(a).post(`/threads/${tid}/state/checkpoint`).send({}).expect(422, { detail: "'checkpoint' is a required property" });
+    await request(a).post(`/threads/${tid}/history`).send({ limit: 0 }).expect(422, { detail: "0 must be >= 1 (at /limit)" });
+    await request(a).post(`/threads/${tid}/history`).send({ limit: 1001 }).expect(422, { detail: "1001 must be <= 1000 (at /limit)" });
+    await request(a).post(`/threads/${tid}/history`).send({ metadata: [1] }).expect(422, { detail: '[1] is not of type "object,null" (at /metadata)' });
+    await request(a).get(`/threads/${tid}/history?limit=abc`).expect(422, { detail: "limit: Input should be a valid integer, unable to parse string as an integer" });
+    await request(a).post(`/threads/${tid}/history`).set("Content-Type", "application/json").send("{").expect(422);
+    await request(a).put(`/threads/${tid}/history`).send({}).expect(405, { detail: "Method Not Allowed" });
+  });
+});
+
+describe("PATCH /threads/{thread_id}", () => {
+  it("merges metadata into the thread's (top-level keys replaced) and answers the updated Thread", async () => {
+    const a = app();
+    const tid = await newThread(a, { metadata: { user: "alice", tier: { plan: "pro", seats: 3 } } });
+    mockOf(a).clock.advance("1s");
+    const res = await request(a)
+      .patch(`/threads/${tid}`)
+      .send({ metadata: { tier: { plan: "team" }, topic: "billing" }, ttl: { strategy: "delete", ttl: 60 } })
+      .expect(200);
+    expect(res.body).toEqual({
+      thread_id: tid,
+      created_at: "2026-01-15T09:00:00.000000+00:00",
+      updated_at: "2026-01-15T09:00:01.000000+00:00",
+      state_updated_at: "2026-01-15T09:00:00.000000+00:00",
+      metadata: { user: "alice", tier: { plan: "team" }, topic: "billing" },
+      status: "idle",
+      config: {},
+      values: null,
+      interrupts: {},
+    });
+    expect(schemas().check("agent-server/thread.json#/$defs/Thread", res.body)).toEqual([]);
+    expect((await request(a).get(`/threads/${tid}`)).body).toEqual(res.body);
+    // Search sees the new metadata.
+    expect((await request(a).post("/threads/search").send({ metadata: { topic: "billing" } })).body.map((t: { thread_id: string }) => t.thread_id)).toEqual([tid]);
+    // An empty body changes nothing but updated_at.
+    mockOf(a).clock.advance("1s");
+    expect((await request(a).patch(`/threads/${tid}`).send({}).expect(200)).body).toEqual({ ...res.body, updated_at: "2026-01-15T09:00:02.000000+00:00" });
+  });
+
+  it("keeps a key named __proto__ as data", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const res = await request(a).patch(`/threads/${tid}`).set("Content-Type", "application/json").send('{"metadata":{"__proto__":{"polluted":true},"constructor":1}}').expect(200);
+    expect(res.text).toContain('"metadata":{"__proto__":{"polluted":true},"constructor":1}');
+    expect(Object.keys(res.body.metadata)).toEqual(["__proto__", "constructor"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("answers 204 without a body to Prefer: return=minimal", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const res = await request(a).patch(`/threads/${tid}`).set("Prefer", "return=minimal").send({ metadata: { n: 1 } }).expect(204);
+    expect(res.text).toBe("");
+    expect((await request(a).get(`/threads/${tid}`)).body.metadata).toEqual({ n: 1 });
+  });
+
+  it("404 for a missing thread, 422 for a bad id or body", async () => {
+    const a = app();
+    await request(a).patch("/threads/6f1c2b3a-1111-4222-8333-444455556666").send({ metadata: {} }).expect(404, { detail: "Not Found" });
+    await request(a).patch("/threads/nope").send({ metadata: {} }).expect(422, { detail: "Invalid thread ID" });
+    const tid = await newThread(a);
+    await request(a).patch(`/threads/${tid}`).send({ metadata: "x" }).expect(422, { detail: '"x" is not of type "object" (at /metadata)' });
+    await request(a).patch(`/threads/${tid}`).send({ ttl: { strategy: "forever" } }).expect(422, { detail: '"forever" is not one of ["delete","keep_latest"] (at /ttl/strategy)' });
+  });
+
+  it("is served under a deployment's URL too, with CORS and the API key", async () => {
+    const a = app({ apiKey: "secret" });
+    const tid = (await request(a).post("/threads").set("X-Api-Key", "secret").send({}).expect(200)).body.thread_id;
+    await request(a).patch(`/agents/dep-1/threads/${tid}`).send({ metadata: { n: 1 } }).expect(403, { detail: "Missing authentication headers" });
+    await request(a).post(`/agents/dep-1/threads/${tid}/history`).set("X-Api-Key", "wrong").send({}).expect(403, { detail: "Invalid token" });
+    const preflight = await request(a).options(`/agents/dep-1/threads/${tid}`).set("Origin", "http://app.test").set("Access-Control-Request-Method", "PATCH").expect(200);
+    expect(preflight.headers["access-control-allow-methods"]).toContain("PATCH");
+    const patched = await request(a).patch(`/agents/dep-1/threads/${tid}`).set("X-Api-Key", "secret").set("Origin", "http://app.test").send({ metadata: { n: 1 } }).expect(200);
+    expect(patched.headers["access-control-allow-origin"]).toBe("http://app.test");
+    expect(patched.body.metadata).toEqual({ n: 1 });
+    await request(a).get(`/agents/dep-1/threads/${tid}/history`).set("X-Api-Key", "secret").expect(200, []);
+    await request(a).put(`/agents/dep-1/threads/${tid}`).set("X-Api-Key", "secret").send({}).expect(405, { detail: "Method Not Allowed" });
+  });
+});
+
+const SDKS: [string, (url: string) => InstanceType<typeof Client2>][] = [
+  ["@langchain/langgraph-sdk 2.0.0", (url) => new Client2({ apiUrl: url })],
+  ["@langchain/langgraph-sdk 1.15 (langgraph-sdk-1)", (url) => new Client1({ apiUrl: url }) as unknown as InstanceType<typeof Client2>],
+];
+
+describe.each(SDKS)("history and update with %s", (_name, makeClient) => {
+  let mock: MockServer;
+  let client: InstanceType<typeof Client2>;
+  beforeAll(async () => {
+    mock = await startMockServer({ port: 0, seed: 1, fixtures: false, scenarios: SCENARIOS });
+    client = makeClient(mock.url);
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  it("getHistory lists the conversation newest first; getState reads a past checkpoint", async () => {
+    const thread = await client.threads.create({ metadata: { user: "alice" } });
+    expect(await client.threads.getHistory(thread.thread_id)).toEqual([]);
+    await client.runs.wait(thread.thread_id, "agent", { input: { hello: true } });
+    await client.runs.wait(thread.thread_id, "agent", { input: { approve: true } });
+    const history = await client.threads.getHistory(thread.thread_id);
+    expect(history.map((s) => [s.values, s.next, s.metadata?.step])).toEqual([
+      [{ draft: "report" }, ["human"], 2],
+      [{ messages: ["hi", "hello"] }, [], 1],
+    ]);
+    expect(history[0]!.parent_checkpoint).toEqual(history[1]!.checkpoint);
+    expect(history[0]!.tasks[0]!.interrupts).toEqual([{ value: { question: "Send it?" }, id: "int-1" }]);
+    expect(await client.threads.getState(thread.thread_id)).toEqual(history[0]);
+    const firstId = history[1]!.checkpoint.checkpoint_id!;
+    expect(await client.threads.getState(thread.thread_id, firstId)).toEqual(history[1]);
+    expect(await client.threads.getState(thread.thread_id, history[1]!.checkpoint)).toEqual(history[1]);
+    expect(await client.threads.getHistory(thread.thread_id, { limit: 1 })).toEqual([history[0]]);
+    expect(await client.threads.getHistory(thread.thread_id, { before: { configurable: { checkpoint_id: history[0]!.checkpoint.checkpoint_id } } })).toEqual([history[1]]);
+    expect(await client.threads.getHistory(thread.thread_id, { metadata: { step: 1 } })).toEqual([history[1]]);
+  });
+
+  it("update merges metadata and returns the thread", async () => {
+    const thread = await client.threads.create({ metadata: { user: "alice", tier: "free" } });
+    const updated = await client.threads.update(thread.thread_id, { metadata: { tier: "pro" } });
+    expect(updated).toEqual({ ...thread, metadata: { user: "alice", tier: "pro" } });
+    expect((await client.threads.get(thread.thread_id)).metadata).toEqual({ user: "alice", tier: "pro" });
+    await expect(client.threads.update("6f1c2b3a-1111-4222-8333-444455556666", { metadata: {} })).rejects.toThrow(/404/);
+  });
+});
