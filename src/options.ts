@@ -46,6 +46,5 @@ export interface MockOptions {
 /** A fixture file's content (see docs/fixtures.md). */
 export type FixtureDocument = Record<string, unknown>;
 
-export const PACKAGE_ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const BUNDLED_FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 export const BUNDLED_SCENARIOS = fileURLToPath(new URL("../scenarios/", import.meta.url));
