@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createApp, LoadError, type MockOptions } from "../../src/index.js";
 
@@ -55,8 +56,12 @@ describe("fixture files are refused at load with file, JSON pointer and reason",
     expect(err.problems.map((p) => p.file)).toEqual([b, a]);
   });
 
-  it("fixtures can be given as objects, and `false` starts empty", () => {
-    expect(() => createApp({ seed: 1, fixtures: { tenants: [{ id: "7c9e6679-7425-40de-944b-e07fc1f90ae7" }] } })).not.toThrow();
-    expect(() => createApp({ seed: 1, fixtures: false })).not.toThrow();
+  it("fixtures can be given as objects, and `false` starts empty", async () => {
+    const inline = createApp({ seed: 1, fixtures: { oauth_providers: [{ provider_id: "only-one", name: "Only One" }] } });
+    const listed = await request(inline).get("/v2/auth/providers").expect(200);
+    expect((listed.body as { provider_id: string; name: string }[]).map((p) => [p.provider_id, p.name])).toEqual([["only-one", "Only One"]]);
+    const empty = createApp({ seed: 1, fixtures: false });
+    await request(empty).get("/v2/auth/providers").expect(200, []);
+    await request(empty).get("/v2/deployments").expect(200, { resources: [], offset: 0 });
   });
 });
