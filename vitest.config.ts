@@ -5,6 +5,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     // Servers in tests listen on port 0; nothing is shared between files.
     pool: "forks",
+    // Output validation: every response is checked against its route's declared schema.
+    env: { AGENT_PLATFORM_MOCK_CHECK_RESPONSES: "1" },
+    setupFiles: ["test/support/response-check.setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

@@ -5,7 +5,8 @@ import { readFixtures } from "./store/fixtures.js";
 import type { MockOptions } from "./options.js";
 import { controlPlane } from "./control-plane/index.js";
 import { agentServer } from "./agent-server/index.js";
-import { tracingService } from "./tracing/index.js";
+import { tracingModule } from "./tracing/index.js";
+import { Registrar } from "./http/registrar.js";
 import { adminApi } from "./admin/index.js";
 import { MockControl } from "./mock-control.js";
 
@@ -30,11 +31,12 @@ export function createApp(options: MockOptions = {}): Express {
   app.use(ctx.journal.middleware());
   const agent = agentServer(ctx, options.scenarios ?? []);
   app.use("/_mock", adminApi(ctx, agent));
-  app.use("/api/v1", tracingService(ctx));
+  const registrar = new Registrar(ctx);
+  registrar.mount(app, tracingModule(ctx));
   app.use(controlPlane(ctx, fixtures));
   app.use(agent.router);
   fixtures.finish();
-  app.use(notFound(ctx.routes));
+  app.use(notFound((path) => [...registrar.allowedMethods(path), ...ctx.routes.allowedMethods(path)]));
   app.use(errorHandler());
   ctx.markStarted();
   app.locals.mock = new MockControl(ctx, agent);

@@ -23,6 +23,7 @@ export class MockContext {
   readonly lifecycle: LifecycleMode;
   readonly lifecycleStepMs: number;
   readonly heartbeatMs: number;
+  readonly checkResponses: boolean;
   private readonly resetHooks: { scope: ResetScope; run: () => void }[] = [];
   private readonly closeHooks: (() => void)[] = [];
   private randomStart: RandomState | undefined;
@@ -39,6 +40,7 @@ export class MockContext {
     if (step === undefined) throw new Error(`lifecycleStep is not a duration: ${options.lifecycleStep}`);
     this.lifecycleStepMs = step;
     this.heartbeatMs = options.heartbeatMs ?? 5000;
+    this.checkResponses = options.checkResponses ?? process.env.AGENT_PLATFORM_MOCK_CHECK_RESPONSES === "1";
   }
 
   /** The origin the mock's own URLs are built on: the configured public URL, else the request's. */

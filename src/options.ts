@@ -41,6 +41,12 @@ export interface MockOptions {
   publicUrl?: string;
   /** Public origin of the tracing service when it runs on its own port. */
   tracingUrl?: string;
+  /**
+   * Check every JSON answer against the schema its route declares and collect mismatches
+   * (`takeResponseMismatches()`); answers go out unchanged. Default: on when the environment sets
+   * `AGENT_PLATFORM_MOCK_CHECK_RESPONSES=1` (the project's own test suite does).
+   */
+  checkResponses?: boolean;
 }
 
 /** A fixture file's content (see docs/fixtures.md). */

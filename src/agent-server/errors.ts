@@ -1,5 +1,8 @@
+import type { ErrorObject } from "ajv";
 import { HttpError, detailError } from "../http/http-error.js";
 import type { BodyProblem } from "../http/json-body.js";
+import { toPydanticIssues } from "../http/pydantic-issues.js";
+import type { RequestProblem } from "../http/service-module.js";
 
 const STATUS_PHRASES: Record<number, string> = {
   400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
@@ -21,8 +24,31 @@ export const agentErrors = {
     problem.kind === "too_large" ? detailError(413, "Request Entity Too Large") : detailError(422, `Invalid JSON body: ${problem.message}`),
   /** [real: the server reports the first jsonschema error as one string] */
   invalidBody: (message: string) => detailError(422, message),
+  /**
+   * A request that fails its schemas. The real server checks path ids by hand and bodies with
+   * jsonschema, answering with the first problem only, as one string.
+   */
+  invalidRequest: (problems: readonly RequestProblem[]): HttpError => {
+    const first = problems[0] as RequestProblem;
+    if (first.part === "path") {
+      const name = String((first.errors.find((e) => e.instancePath) ?? first.errors[0])?.instancePath.slice(1) ?? "");
+      const byName: Record<string, () => HttpError> = {
+        thread_id: agentErrors.invalidThreadId,
+        run_id: agentErrors.invalidRunId,
+        assistant_id: agentErrors.invalidAssistantId,
+        cron_id: agentErrors.invalidCronId,
+        checkpoint_id: agentErrors.invalidCheckpointId,
+      };
+      return (byName[name] ?? (() => detailError(422, `Invalid ${name}`)))();
+    }
+    if (first.part === "body") return detailError(422, jsonschemaMessage(first.errors));
+    const issue = toPydanticIssues(first.errors, first.part, first.data)[0];
+    return detailError(422, issue ? `${issue.loc.slice(1).join(".")}: ${issue.msg}` : "Invalid query");
+  },
   /** [real] */
   invalidThreadId: () => detailError(422, "Invalid thread ID"),
+  invalidCronId: () => detailError(422, "Invalid cron ID"),
+  invalidCheckpointId: () => detailError(422, "Invalid checkpoint ID"),
   /** [real] thread or assistant of a run route does not exist. */
   threadOrAssistantNotFound: () => detailError(404, "Thread or assistant not found."),
   /** [real] an assistant id that is neither a UUID nor a graph name. */
@@ -50,3 +76,26 @@ export const agentErrors = {
   /** A scenario's `http` ending: the refusal it scripts. */
   scripted: (status: number, detail: unknown) => new HttpError(status, { detail: detail === undefined ? (STATUS_PHRASES[status] ?? "Error") : detail }),
 };
+
+/** The first jsonschema error as the Python `jsonschema` package words it. */
+function jsonschemaMessage(errors: readonly ErrorObject[]): string {
+  const e = errors.find((x) => x.keyword === "anyOf") ?? (errors[0] as ErrorObject);
+  if (!e) return "Invalid request body";
+  const value = JSON.stringify(e.data) ?? "null";
+  const where = e.instancePath ? ` (at ${e.instancePath})` : "";
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case "required":
+      return `'${String(p.missingProperty)}' is a required property`;
+    case "type":
+      return `${value} is not of type "${String(p.type)}"${where}`;
+    case "enum":
+      return `${value} is not one of ${JSON.stringify(p.allowedValues)}${where}`;
+    case "format":
+      return `${value} is not a "${String(p.format)}"${where}`;
+    case "anyOf":
+      return `${value} is not valid under any of the given schemas${where}`;
+    default:
+      return `${value} ${e.message ?? "is not valid"}${where}`;
+  }
+}

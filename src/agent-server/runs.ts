@@ -272,7 +272,7 @@ export class RunService {
           if (generation !== this.generation) return {};
           const urls: Record<string, string> = {};
           for (const key of feedbackKeys) {
-            const token = issueFeedbackToken(ctx, req, { run_id: runId, feedback_key: key, thread_id: run.thread_id, assistant_id: run.assistant_id, scenario: scenario.name });
+            const token = issueFeedbackToken(ctx, ctx.tracingUrl(req), { run_id: runId, feedback_key: key, thread_id: run.thread_id, assistant_id: run.assistant_id, scenario: scenario.name });
             setOwn(urls, key, token.url); // a key named __proto__ is data too
           }
           return urls;

@@ -1,16 +1,17 @@
-import type { RequestHandler } from "express";
+import type { IncomingHttpHeaders } from "node:http";
 import { timingSafeEqual } from "node:crypto";
+import type { HttpError } from "./http-error.js";
 
 /**
- * Requires `X-Api-Key` to equal the configured key when one is configured. `reject` builds the
- * service's own error (401 on the control plane and tracing API, 403 on the agent server).
+ * A module's authentication when an API key is configured: `X-Api-Key` must equal it. `reject` builds
+ * the service's own error (401 on the control plane and tracing API, 403 on the agent server).
  */
-export function requireApiKey(key: string | undefined, reject: (missing: boolean) => Error): RequestHandler {
-  return (req, _res, next) => {
-    if (!key || req.method === "OPTIONS") return next();
-    const sent = req.headers["x-api-key"];
-    if (typeof sent !== "string" || sent === "") return next(reject(true));
-    next(sameSecret(sent, key) ? undefined : reject(false));
+export function apiKeyCheck(key: string | undefined, reject: (missing: boolean) => HttpError): ((headers: IncomingHttpHeaders) => HttpError | undefined) | undefined {
+  if (!key) return undefined;
+  return (headers) => {
+    const sent = headers["x-api-key"];
+    if (typeof sent !== "string" || sent === "") return reject(true);
+    return sameSecret(sent, key) ? undefined : reject(false);
   };
 }
 
@@ -19,4 +20,10 @@ export function sameSecret(sent: string, expected: string): boolean {
   const a = Buffer.from(sent);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Express middleware form of `apiKeyCheck`, for routers not yet declared through the registrar. */
+export function requireApiKey(key: string | undefined, reject: (missing: boolean) => HttpError): import("express").RequestHandler {
+  const check = apiKeyCheck(key, reject);
+  return (req, _res, next) => next(!check || req.method === "OPTIONS" ? undefined : check(req.headers));
 }

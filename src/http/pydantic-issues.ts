@@ -1,12 +1,28 @@
 import type { ErrorObject } from "ajv";
-import type { ValidationIssue } from "./http-error.js";
+import { validationError, type HttpError, type ValidationIssue } from "./http-error.js";
+import type { RequestProblem } from "./service-module.js";
+
+type Where = "body" | "query" | "path" | "header";
+
+/**
+ * FastAPI's answer to a request that fails validation: one 422 listing the problems of every part,
+ * path first, then query, headers and body (the order FastAPI resolves them in).
+ */
+export function fastApiInvalid(problems: readonly RequestProblem[]): HttpError {
+  const issues: ValidationIssue[] = [];
+  for (const p of problems) {
+    if (p.missing) issues.push({ type: "missing", loc: ["body"], msg: "Field required", input: null });
+    else issues.push(...toPydanticIssues(p.errors, p.part, p.data));
+  }
+  return validationError(issues);
+}
 
 /**
  * Turns ajv's errors into the entries FastAPI (pydantic v2) puts in a 422 body, with pydantic's
  * `type`, `msg` and `ctx` so that clients matching on them see what the real service sends.
  * `where` is the first element of `loc`: "body", "query" or "path".
  */
-export function toPydanticIssues(errors: readonly ErrorObject[], where: "body" | "query" | "path", root: unknown): ValidationIssue[] {
+export function toPydanticIssues(errors: readonly ErrorObject[], where: Where, root: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -20,7 +36,7 @@ export function toPydanticIssues(errors: readonly ErrorObject[], where: "body" |
   return issues;
 }
 
-function toIssue(e: ErrorObject, where: "body" | "query" | "path", root: unknown): ValidationIssue | undefined {
+function toIssue(e: ErrorObject, where: Where, root: unknown): ValidationIssue | undefined {
   const path = e.instancePath
     .split("/")
     .slice(1)

@@ -44,22 +44,25 @@ export class SchemaRegistry {
     }
   }
 
-  /** A compiled validator for a reference such as `control-plane/deployment.json#/$defs/Deployment`. */
-  validator(ref: string, ajv: Ajv2020 = this.ajv): ValidateFunction {
-    const id = absolute(ref);
+  /**
+   * A compiled validator for a reference such as `control-plane/deployment.json#/$defs/Deployment`, or
+   * for an inline schema object (compiled once per process, keyed by its text).
+   */
+  validator(ref: string | Record<string, unknown>, ajv: Ajv2020 = this.ajv): ValidateFunction {
+    const id = typeof ref === "string" ? absolute(ref) : `inline:${JSON.stringify(ref)}`;
     let cache = this.compiled.get(ajv);
     if (!cache) this.compiled.set(ajv, (cache = new Map()));
     let fn = cache.get(id);
     if (!fn) {
-      fn = ajv.getSchema(id);
-      if (!fn) throw new Error(`unknown schema ${ref}`);
+      fn = typeof ref === "string" ? ajv.getSchema(id) : ajv.compile(ref);
+      if (!fn) throw new Error(`unknown schema ${String(ref)}`);
       cache.set(id, fn);
     }
     return fn;
   }
 
   /** Validates a record exactly; returns ajv's errors (empty when valid). */
-  check(ref: string, data: unknown): ErrorObject[] {
+  check(ref: string | Record<string, unknown>, data: unknown): ErrorObject[] {
     const fn = this.validator(ref);
     return fn(data) ? [] : [...(fn.errors ?? [])];
   }
@@ -68,7 +71,7 @@ export class SchemaRegistry {
    * Validates request data as pydantic would: undeclared properties of closed objects are dropped
    * and, once the data is valid, schema defaults are filled in (both in place).
    */
-  checkRequest(ref: string, data: unknown): ErrorObject[] {
+  checkRequest(ref: string | Record<string, unknown>, data: unknown): ErrorObject[] {
     const fn = this.validator(ref, this.requestAjv);
     if (!fn(data)) return [...(fn.errors ?? [])];
     this.validator(ref, this.defaultsAjv)(data);
@@ -76,7 +79,11 @@ export class SchemaRegistry {
   }
 
   /** The raw schema node a reference points at, with `$ref`s of that node followed. */
-  resolve(ref: string): Record<string, unknown> {
+  resolve(ref: string | Record<string, unknown>): Record<string, unknown> {
+    if (typeof ref !== "string") {
+      if (typeof ref.$ref !== "string") return ref;
+      ref = ref.$ref;
+    }
     let id = absolute(ref);
     for (let hops = 0; hops < 20; hops++) {
       const [doc, pointer = ""] = id.split("#");
@@ -99,6 +106,15 @@ export class SchemaRegistry {
    * without regard to base URIs, so it is handed self-contained schemas.
    */
   inlined(ref: string): Record<string, unknown> {
+    return this.inlinedFrom(ref);
+  }
+
+  /** The raw JSON documents by `$id` (the OpenAPI generator copies definitions out of them). */
+  document(id: string): Record<string, unknown> | undefined {
+    return this.documents.get(absolute(id));
+  }
+
+  private inlinedFrom(ref: string): Record<string, unknown> {
     const id = absolute(ref);
     let out = this.inlinedCache.get(id);
     if (!out) {

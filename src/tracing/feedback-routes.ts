@@ -1,12 +1,13 @@
 import type { MockContext } from "../context.js";
-import { requireUuidPath, validateBody, validateQuery } from "../http/validate.js";
+import { listOf, object, route, UUID, type RouteSpec } from "../http/route.js";
 import { feedbackCollection, recordApiFeedback, updateFeedback, type Feedback, type FeedbackCreate, type FeedbackRecord, type FeedbackUpdate } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
-import type { TracingRoutes } from "./index.js";
 
 const CREATE = "tracing/feedback-create.json#/$defs/FeedbackCreate";
 const UPDATE = "tracing/feedback-update.json#/$defs/FeedbackUpdate";
 const LIST_QUERY = "tracing/feedback-list-query.json#/$defs/FeedbackListQuery";
+const FEEDBACK = "tracing/feedback.json#/$defs/Feedback";
+const FEEDBACK_PATH = object({ feedback_id: UUID });
 
 interface ListQuery {
   run?: string[];
@@ -29,37 +30,68 @@ interface ListQuery {
  * `GET`, `PATCH` and `DELETE /feedback/{feedback_id}` (`readFeedback`, `updateFeedback`, `deleteFeedback`)
  * and `POST /feedback` (`createFeedback`).
  */
-export function feedbackRoutes(ctx: MockContext, on: TracingRoutes): void {
-  on.get("/feedback", (req, res) => {
-    const query = validateQuery<ListQuery>(LIST_QUERY, req.query as Record<string, unknown>);
-    const keep = listFilter(query);
-    const items: Feedback[] = [];
-    for (const record of feedbackCollection(ctx).values()) if (keep(record.feedback)) items.push(record.feedback);
-    // Newest first, as LangSmith lists; the collection holds them in arrival order.
-    res.json(items.reverse().slice(query.offset, query.offset + query.limit));
-  });
-  on.get("/feedback/:feedback_id", (req, res) => {
-    res.json(existing(ctx, String(req.params.feedback_id)).feedback);
-  });
-  on.patch("/feedback/:feedback_id", (req, res) => {
-    const id = requireUuidPath("feedback_id", String(req.params.feedback_id));
-    const update = validateBody<FeedbackUpdate>(UPDATE, req.body);
-    res.json(updateFeedback(ctx, existing(ctx, id), update).feedback);
-  });
-  on.delete("/feedback/:feedback_id", (req, res) => {
-    feedbackCollection(ctx).delete(existing(ctx, String(req.params.feedback_id)).feedback.id);
-    res.json({});
-  });
-  on.post("/feedback", (req, res) => {
-    const body = validateBody<FeedbackCreate>(CREATE, req.body);
-    const id = (body.id ?? ctx.random.uuid4()).toLowerCase();
-    if (feedbackCollection(ctx).has(id)) throw tracingErrors.feedbackExists(id);
-    res.json(recordApiFeedback(ctx, body, id).feedback);
-  });
+export function feedbackRoutes(ctx: MockContext): RouteSpec[] {
+  return [
+    route<{ query: ListQuery }>({
+      name: "feedback.list",
+      method: "GET",
+      path: "/feedback",
+      summary: "List feedback, newest first",
+      query: LIST_QUERY,
+      responses: { 200: listOf(FEEDBACK) },
+      handler: ({ query }) => {
+        const keep = listFilter(query);
+        const items: Feedback[] = [];
+        for (const record of feedbackCollection(ctx).values()) if (keep(record.feedback)) items.push(record.feedback);
+        // Newest first, as LangSmith lists; the collection holds them in arrival order.
+        return items.reverse().slice(query.offset, query.offset + query.limit);
+      },
+    }),
+    route<{ params: { feedback_id: string } }>({
+      name: "feedback.get",
+      method: "GET",
+      path: "/feedback/{feedback_id}",
+      params: FEEDBACK_PATH,
+      responses: { 200: FEEDBACK },
+      handler: ({ params }) => existing(ctx, params.feedback_id).feedback,
+    }),
+    route<{ params: { feedback_id: string }; body: FeedbackUpdate }>({
+      name: "feedback.update",
+      method: "PATCH",
+      path: "/feedback/{feedback_id}",
+      params: FEEDBACK_PATH,
+      body: UPDATE,
+      responses: { 200: FEEDBACK },
+      handler: ({ params, body }) => updateFeedback(ctx, existing(ctx, params.feedback_id), body).feedback,
+    }),
+    route<{ params: { feedback_id: string } }>({
+      name: "feedback.delete",
+      method: "DELETE",
+      path: "/feedback/{feedback_id}",
+      params: FEEDBACK_PATH,
+      responses: { 200: { type: "object", maxProperties: 0 } },
+      handler: ({ params }) => {
+        feedbackCollection(ctx).delete(existing(ctx, params.feedback_id).feedback.id);
+        return {};
+      },
+    }),
+    route<{ body: FeedbackCreate }>({
+      name: "feedback.create",
+      method: "POST",
+      path: "/feedback",
+      body: CREATE,
+      responses: { 200: FEEDBACK },
+      handler: ({ body }) => {
+        const id = body.id ?? ctx.random.uuid4();
+        if (feedbackCollection(ctx).has(id)) throw tracingErrors.feedbackExists(id);
+        return recordApiFeedback(ctx, body, id).feedback;
+      },
+    }),
+  ];
 }
 
-function existing(ctx: MockContext, rawId: string): FeedbackRecord {
-  const record = feedbackCollection(ctx).get(requireUuidPath("feedback_id", rawId));
+function existing(ctx: MockContext, id: string): FeedbackRecord {
+  const record = feedbackCollection(ctx).get(id);
   if (!record) throw tracingErrors.feedbackNotFound();
   return record;
 }

@@ -1,4 +1,3 @@
-import type { Request } from "express";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 
@@ -43,7 +42,7 @@ export function tokenCollection(ctx: MockContext) {
  * `{tracing_url}/api/v1/feedback/tokens/<uuid>`. The agent server calls this for each
  * `feedback_keys` entry; the tracing API calls it for `POST /feedback/tokens`.
  */
-export function issueFeedbackToken(ctx: MockContext, req: Request | undefined, input: IssueTokenInput): FeedbackToken {
+export function issueFeedbackToken(ctx: MockContext, tracingUrl: string, input: IssueTokenInput): FeedbackToken {
   const now = ctx.clock.now();
   const id = ctx.random.uuid4();
   const token: FeedbackToken = {
@@ -56,7 +55,7 @@ export function issueFeedbackToken(ctx: MockContext, req: Request | undefined, i
     feedback_config: input.feedback_config ?? null,
     created_at: now,
     expires_at: input.expiresAt ?? now + (input.ttlMs ?? DEFAULT_TOKEN_TTL_MS),
-    url: `${ctx.tracingUrl(req)}/api/v1/feedback/tokens/${id}`,
+    url: `${tracingUrl}/api/v1/feedback/tokens/${id}`,
   };
   tokenCollection(ctx).set(id, token);
   return token;

@@ -1,4 +1,4 @@
-import type { TracingRoutes } from "./index.js";
+import { route, type RouteSpec } from "../http/route.js";
 
 /**
  * `GET /info` (`InfoGetResponse`), public as in the spec. `use_multipart_endpoint: false` keeps the
@@ -21,8 +21,12 @@ export const SERVER_INFO = {
   customer_info: null,
 } as const;
 
-export function infoRoute(on: TracingRoutes): void {
-  on.get("/info", (_req, res) => {
-    res.json(SERVER_INFO);
-  });
-}
+export const infoRoute: RouteSpec = route({
+  name: "info.get",
+  method: "GET",
+  path: "/info",
+  summary: "Server information (public)",
+  responses: { 200: "tracing/info.json#/$defs/InfoGetResponse" },
+  public: true,
+  handler: () => SERVER_INFO,
+});

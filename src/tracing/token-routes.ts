@@ -1,11 +1,8 @@
 import type { MockContext } from "../context.js";
-import { validateBody, validateQuery } from "../http/validate.js";
+import { listOf, ref, route, type RouteSpec } from "../http/route.js";
 import { issueFeedbackToken, tokenCollection, tokenResponse, type IssueTokenInput } from "./feedback-tokens.js";
-import type { TracingRoutes } from "./index.js";
 
-const CREATE = "tracing/feedback-token.json#/$defs/FeedbackIngestTokenCreate";
-const CREATE_LIST = "tracing/feedback-token.json#/$defs/FeedbackIngestTokenCreateList";
-const LIST_QUERY = "tracing/feedback-token.json#/$defs/TokenListQuery";
+const TOKEN = "tracing/feedback-token.json#/$defs/";
 
 interface TokenCreate {
   run_id: string;
@@ -19,25 +16,41 @@ interface TokenCreate {
  * LangSmith's token API: `POST /feedback/tokens` (one object → one token, an array → an array in the
  * same order) and `GET /feedback/tokens?run_id=` (the run's tokens in creation order).
  */
-export function tokenRoutes(ctx: MockContext, on: TracingRoutes): void {
-  on.post("/feedback/tokens", (req, res) => {
-    const issue = (body: TokenCreate) => tokenResponse(issueFeedbackToken(ctx, req, tokenInput(body)));
-    if (Array.isArray(req.body)) res.json(validateBody<TokenCreate[]>(CREATE_LIST, req.body).map(issue));
-    else res.json(issue(validateBody<TokenCreate>(CREATE, req.body)));
-  });
-  on.get("/feedback/tokens", (req, res) => {
-    const { run_id, limit, offset } = validateQuery<{ run_id: string; limit?: number; offset: number }>(LIST_QUERY, req.query as Record<string, unknown>);
-    const runId = run_id.toLowerCase();
-    const tokens = tokenCollection(ctx).filter((t) => t.run_id === runId);
-    res.json(tokens.slice(offset, limit === undefined ? undefined : offset + limit).map(tokenResponse));
-  });
+export function tokenRoutes(ctx: MockContext): RouteSpec[] {
+  return [
+    route<{ body: TokenCreate | TokenCreate[] }>({
+      name: "feedback_tokens.create",
+      method: "POST",
+      path: "/feedback/tokens",
+      summary: "Create presigned feedback token(s)",
+      // One object or the batch form; each is validated as its own shape (pydantic's union by type).
+      body: { if: { type: "array" }, then: ref(`${TOKEN}FeedbackIngestTokenCreateList`), else: ref(`${TOKEN}FeedbackIngestTokenCreate`) },
+      responses: { 200: { anyOf: [ref(`${TOKEN}FeedbackIngestToken`), listOf(`${TOKEN}FeedbackIngestToken`)] } },
+      handler: ({ body, scope }) => {
+        const issue = (one: TokenCreate) => tokenResponse(issueFeedbackToken(ctx, scope.tracingUrl, tokenInput(one)));
+        return Array.isArray(body) ? body.map(issue) : issue(body);
+      },
+    }),
+    route<{ query: { run_id: string; limit?: number; offset: number } }>({
+      name: "feedback_tokens.list",
+      method: "GET",
+      path: "/feedback/tokens",
+      summary: "List a run's feedback tokens",
+      query: `${TOKEN}TokenListQuery`,
+      responses: { 200: listOf(`${TOKEN}FeedbackIngestToken`) },
+      handler: ({ query: { run_id, limit, offset } }) => {
+        const tokens = tokenCollection(ctx).filter((t) => t.run_id === run_id);
+        return tokens.slice(offset, limit === undefined ? undefined : offset + limit).map(tokenResponse);
+      },
+    }),
+  ];
 }
 
 /** `expires_at` wins over `expires_in`; with neither the token lives 3 hours. */
 function tokenInput(body: TokenCreate): IssueTokenInput {
   const { days = 0, hours = 0, minutes = 0 } = body.expires_in ?? {};
   return {
-    run_id: body.run_id.toLowerCase(),
+    run_id: body.run_id,
     feedback_key: body.feedback_key,
     feedback_config: body.feedback_config ?? null,
     expiresAt: body.expires_at ? Date.parse(body.expires_at) : undefined,

@@ -12,7 +12,7 @@ afterAll(() => mock.close());
 it("200 concurrent submissions, mixing POST and GET, are all recorded once each, in arrival order; invalid ones in the burst record nothing", async () => {
   const ctx = mock.control.context;
   const tokens = [0, 1, 2, 3].map((i) =>
-    issueFeedbackToken(ctx, undefined, { run_id: `0198c0de-4444-7000-8000-00000000000${i}`, feedback_key: i % 2 ? "user_disliked" : "user_liked" }),
+    issueFeedbackToken(ctx, ctx.tracingUrl(), { run_id: `0198c0de-4444-7000-8000-00000000000${i}`, feedback_key: i % 2 ? "user_disliked" : "user_liked" }),
   );
   const before = ctx.random.checkpoint();
   const submissions = Array.from({ length: 200 }, (_, n) => {

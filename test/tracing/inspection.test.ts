@@ -11,7 +11,7 @@ const THREAD_A = "5a0d1c8e-1b2a-4e3f-9d8c-7b6a5f4e3d2c";
 const FIELDS = ["id", "token_id", "key", "run_id", "thread_id", "assistant_id", "scenario", "score", "value", "comment", "correction", "metadata", "method", "received_at"];
 
 function issue(app: Express, run_id: string, feedback_key: string, thread_id: string | null = null): FeedbackToken {
-  return issueFeedbackToken(mockOf(app).context, undefined, { run_id, feedback_key, thread_id, assistant_id: thread_id && "agent", scenario: thread_id && "greeting" });
+  return issueFeedbackToken(mockOf(app).context, mockOf(app).context.tracingUrl(), { run_id, feedback_key, thread_id, assistant_id: thread_id && "agent", scenario: thread_id && "greeting" });
 }
 const submit = (app: Express, token: FeedbackToken, body: object) => request(app).post(new URL(token.url).pathname).send(body).expect(200);
 
@@ -169,7 +169,7 @@ describe("the request journal (GET /_mock/requests)", () => {
   it("caps a body sent without Content-Length (chunked) the same way", async () => {
     const mock = await startMockServer({ seed: 3, journal: { maxBodyBytes: 40 } });
     try {
-      const token = issueFeedbackToken(mock.control.context, undefined, { run_id: RUN_A, feedback_key: "user_liked" });
+      const token = issueFeedbackToken(mock.control.context, mock.control.context.tracingUrl(), { run_id: RUN_A, feedback_key: "user_liked" });
       const text = JSON.stringify({ score: 1, comment: "y".repeat(200) });
       const status = await new Promise<number | undefined>((resolve, reject) => {
         const req = httpRequest(token.url, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {

@@ -1,0 +1,222 @@
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import type { MockContext } from "../context.js";
+import { cors as corsHandler } from "./cors.js";
+import { bodyProblem, jsonBody } from "./json-body.js";
+import { readPart } from "./request-input.js";
+import { schemas } from "../schemas/registry.js";
+import { checkResponse } from "./response-check.js";
+import { Reply, type RequestScope, type RouteInput, type RouteSpec } from "./route.js";
+import type { RequestProblem, ServiceModule } from "./service-module.js";
+
+/** One route as served: its module, its declaration and the full path (prefix included). */
+export interface MountedRoute {
+  module: ServiceModule;
+  spec: RouteSpec;
+  /** OpenAPI form, prefix included: `/agents/{deployment_id}/threads/{thread_id}`. */
+  path: string;
+  pattern: RegExp;
+}
+
+/**
+ * Serves declared routes. Each route gets, in order: CORS (when the module or route allows browsers),
+ * the module's authentication, the body parser its declaration asks for, validation of path, query,
+ * headers and body together (one answer listing every problem, in the module's style), the handler
+ * with typed input, and — in the test suite — a check of the response against its declared schema.
+ * The same table answers 404 vs 405 (with `Allow`) and is the source of the OpenAPI documents.
+ */
+export class Registrar {
+  readonly routes: MountedRoute[] = [];
+
+  constructor(private readonly ctx: MockContext) {}
+
+  mount(app: Express, module: ServiceModule): void {
+    for (const spec of module.routes) compileSchemas(module, spec);
+    const parsers = bodyParsers(this.ctx.options.bodyLimit);
+    const preflightPaths = new Set<string>();
+    for (const prefix of module.prefixes) {
+      for (const spec of module.routes) {
+        const path = prefix + spec.path;
+        this.routes.push({ module, spec, path, pattern: patternFor(path) });
+        const allowBrowsers = spec.cors ?? module.cors;
+        const chain: RequestHandler[] = [];
+        if (this.ctx.checkResponses) chain.push(watchResponse(module, spec));
+        if (allowBrowsers) {
+          chain.push(corsHandler());
+          preflightPaths.add(path);
+        }
+        if (module.authenticate && !spec.public) chain.push(authenticate(module));
+        if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") chain.push(parseBody(module, parsers[spec.bodyKind ?? "json"]));
+        chain.push(this.handle(module, spec, prefix));
+        app[method(spec.method)](expressPath(path), ...chain);
+      }
+    }
+    // A preflight is answered by the CORS handler before anything else (it needs no API key).
+    for (const path of preflightPaths) app.options(expressPath(path), corsHandler());
+  }
+
+  /** Methods allowed on a path (HEAD with GET), or an empty list when no route has that path. */
+  allowedMethods(path: string): string[] {
+    const methods = new Set<string>();
+    for (const route of this.routes) {
+      if (!route.pattern.test(path)) continue;
+      methods.add(route.spec.method);
+      if (route.spec.method === "GET") methods.add("HEAD");
+    }
+    return [...methods];
+  }
+
+  /** Every served route as `{method, path}` (OpenAPI form, prefix included). */
+  list(): { method: string; path: string; name: string; module: string }[] {
+    return this.routes.map((r) => ({ method: r.spec.method, path: r.path, name: r.spec.name, module: r.module.name }));
+  }
+
+  private handle(module: ServiceModule, spec: RouteSpec, prefix: string): RequestHandler {
+    return async (req, res, next) => {
+      try {
+        const input = readInput(module, spec, req, this.ctx, prefix);
+        const result = await spec.handler(input, res);
+        if (res.headersSent || res.writableEnded) return;
+        send(res, spec, result);
+      } catch (err) {
+        next(err);
+      }
+    };
+  }
+}
+
+/** Compiles a route's schemas now (once per process), so a broken declaration fails at start, not on a request. */
+function compileSchemas(module: ServiceModule, spec: RouteSpec): void {
+  const registry = schemas();
+  try {
+    for (const part of [spec.params, spec.query, spec.headers, spec.body]) if (part !== undefined) registry.validator(part, registry.requestAjv);
+    for (const response of [...Object.values(spec.responses), module.errorSchema]) {
+      if (response !== null && (typeof response === "string" || !("sse" in response || "text" in response))) registry.validator(response as string | Record<string, unknown>);
+    }
+  } catch (err) {
+    throw new Error(`route ${spec.name} (${spec.method} ${spec.path}) of ${module.name}: ${(err as Error).message}`);
+  }
+}
+
+function readInput(module: ServiceModule, spec: RouteSpec, req: Request, ctx: MockContext, prefix: string): RouteInput {
+  const problems: RequestProblem[] = [];
+  const read = (part: RequestProblem["part"], schema: RouteSpec["params"], raw: unknown): unknown => {
+    if (schema === undefined) return part === "body" ? raw : {};
+    const { value, problem } = readPart(part, schema, raw);
+    if (problem) problems.push(problem);
+    return value;
+  };
+  const mountNames = new Set(paramNames(prefix));
+  const routeParams: Record<string, string> = {};
+  const mount: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.params as Record<string, string>)) (mountNames.has(name) ? mount : routeParams)[name] = value;
+  const params = read("path", spec.params, routeParams) as Record<string, string>;
+  const query = read("query", spec.query, req.query);
+  const headers = read("header", spec.headers, req.headers);
+  let body: unknown = req.body;
+  if (spec.body !== undefined) {
+    if (body === undefined && spec.emptyBody === undefined) problems.push({ part: "body", schema: spec.body, data: undefined, errors: [], missing: true });
+    else body = read("body", spec.body, body === undefined ? spec.emptyBody : body);
+  }
+  if (problems.length) throw module.invalid(problems);
+  return { params, query: query as Record<string, unknown>, headers: headers as Record<string, unknown>, body, scope: scopeOf(req, ctx, mount) };
+}
+
+function scopeOf(req: Request, ctx: MockContext, mount: Record<string, string>): RequestScope {
+  const controller = new AbortController();
+  req.once("close", () => {
+    if (!req.res?.writableFinished) controller.abort();
+  });
+  return {
+    method: req.method,
+    path: req.path,
+    url: req.originalUrl,
+    baseUrl: ctx.baseUrl(req),
+    tracingUrl: ctx.tracingUrl(req),
+    mount,
+    local: { address: req.socket.localAddress, port: req.socket.localPort },
+    signal: controller.signal,
+  };
+}
+
+/** Writes what a handler returned: a Reply as it says, else the body with the first declared status. */
+function send(res: Response, spec: RouteSpec, result: unknown): void {
+  if (result instanceof Reply) {
+    res.status(result.status).set(result.headers);
+    if (result.body === undefined) res.end();
+    else res.json(result.body);
+    return;
+  }
+  const status = Number(Object.keys(spec.responses)[0] ?? 200);
+  res.status(status);
+  if (result === undefined || spec.responses[status] === null) res.end();
+  else res.json(result);
+}
+
+function authenticate(module: ServiceModule): RequestHandler {
+  return (req, _res, next) => next(req.method === "OPTIONS" ? undefined : module.authenticate?.(req.headers));
+}
+
+type Parsers = Record<NonNullable<RouteSpec["bodyKind"]>, RequestHandler[]>;
+
+function bodyParsers(limit: string | undefined): Parsers {
+  const json = jsonBody(limit);
+  const form = express.urlencoded({ extended: false, limit: limit ?? "1mb" });
+  const text = express.text({ type: () => true, limit: limit ?? "1mb" });
+  return {
+    json: [json],
+    // OAuth endpoints take forms (RFC 6749) and JSON (RFC 7591 registration).
+    "json-or-form": [
+      (req, res, next) => (/^application\/x-www-form-urlencoded/i.test(req.headers["content-type"] ?? "") ? form(req, res, next) : json(req, res, next)),
+    ],
+    text: [text],
+  };
+}
+
+function parseBody(module: ServiceModule, parsers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err) {
+        const problem = bodyProblem(err);
+        return next(problem ? module.bodyError(problem) : err);
+      }
+      const parser = parsers[i++];
+      if (parser) parser(req, res, step as NextFunction);
+      else next();
+    };
+    step();
+  };
+}
+
+/** Checks every JSON answer of the route, errors included, against what it declares (tests only). */
+function watchResponse(module: ServiceModule, spec: RouteSpec): RequestHandler {
+  return (_req, res, next) => {
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      checkResponse(module, spec, res.statusCode, body);
+      return json(body);
+    };
+    next();
+  };
+}
+
+function method(m: RouteSpec["method"]): "get" | "post" | "put" | "patch" | "delete" {
+  return m.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+}
+
+/** `/threads/{thread_id}` → `/threads/:thread_id` (express 5 path syntax). */
+export function expressPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ":$1");
+}
+
+function paramNames(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+}
+
+function patternFor(path: string): RegExp {
+  const source = path
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith("{") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${source}/?$`);
+}

@@ -1,0 +1,44 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { ErrorObject } from "ajv";
+import type { HttpError } from "./http-error.js";
+import type { BodyProblem } from "./json-body.js";
+import type { RouteSpec, SchemaRef } from "./route.js";
+
+/** Where a request problem was found, in FastAPI's `loc[0]` words. */
+export type RequestPart = "path" | "query" | "header" | "body";
+
+/**
+ * One part of a request that failed its schema. `errors` are ajv's (on the converted value in `data`);
+ * `missing` marks a body that was required and not sent.
+ */
+export interface RequestProblem {
+  part: RequestPart;
+  schema: SchemaRef;
+  data: unknown;
+  errors: ErrorObject[];
+  missing?: boolean;
+}
+
+/**
+ * Every service the mock plays (and its own admin API) has this shape. A route added to `routes` gets
+ * the module's mount prefixes, authentication, CORS, body parsing and error style with no other edit.
+ */
+export interface ServiceModule {
+  /** `control-plane`, `agent-server`, `tracing`, `fixture-servers`, `admin`: the OpenAPI tag too. */
+  name: string;
+  /** Where the routes are served; each prefix serves every route (`""`, `/agents/{deployment_id}`). */
+  prefixes: readonly string[];
+  /** Answers a request the module refuses before validation (API key, admin token), or undefined. */
+  authenticate?(headers: IncomingHttpHeaders): HttpError | undefined;
+  /** Browsers may call these routes from another origin (a route's own `cors` overrides). */
+  cors: boolean;
+  /** The module's answer to a body it cannot read. */
+  bodyError(problem: BodyProblem): HttpError;
+  /** The module's answer to a request that fails its schemas: every problem, in its own style. */
+  invalid(problems: readonly RequestProblem[]): HttpError;
+  /** The schema of the module's error bodies (checked in tests like every other response). */
+  errorSchema: SchemaRef;
+  /** Requests to this module are not written to the journal (the admin API). */
+  unjournaled?: boolean;
+  routes: readonly RouteSpec[];
+}
