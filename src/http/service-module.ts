@@ -41,4 +41,10 @@ export interface ServiceModule {
   /** Requests to this module are not written to the journal (the admin API). */
   unjournaled?: boolean;
   routes: readonly RouteSpec[];
+  /**
+   * Loads the module's fixtures into the store. app.ts calls the modules' seed steps in one explicit
+   * order (tenants → integrations → providers → fixture servers → deployments → assistants/graphs),
+   * before the start-up snapshot that reset() returns to.
+   */
+  seed?(): void;
 }
