@@ -7,7 +7,7 @@ import { controlPlane } from "./control-plane/index.js";
 import { agentServer } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
 import { Registrar } from "./http/registrar.js";
-import { adminApi } from "./admin/index.js";
+import { adminModule } from "./admin/index.js";
 import { MockControl } from "./mock-control.js";
 
 /**
@@ -29,17 +29,18 @@ export function createApp(options: MockOptions = {}): Express {
   app.set("query parser", "simple");
   // One pipeline for all four services: they live under disjoint paths (DESIGN §1).
   app.use(ctx.journal.middleware());
-  const agent = agentServer(ctx, options.scenarios ?? []);
-  app.use("/_mock", adminApi(ctx, agent));
   const registrar = new Registrar(ctx);
+  const agent = agentServer(ctx, options.scenarios ?? []);
+  const control = new MockControl(ctx, agent);
+  registrar.mount(app, adminModule(ctx, control));
   registrar.mount(app, tracingModule(ctx));
   app.use(controlPlane(ctx, fixtures));
   app.use(agent.router);
   fixtures.finish();
-  app.use(notFound((path) => [...registrar.allowedMethods(path), ...ctx.routes.allowedMethods(path)]));
+  app.use(notFound(ctx.routes));
   app.use(errorHandler());
   ctx.markStarted();
-  app.locals.mock = new MockControl(ctx, agent);
+  app.locals.mock = control;
   return app;
 }
 

@@ -1,13 +1,58 @@
 import type { MockContext, ResetScope } from "./context.js";
 import type { JournalEntry, JournalFilter } from "./http/journal.js";
+import { formatTimestamp } from "./core/clock.js";
 import { parseDuration } from "./core/duration.js";
+import { LoadError, type LoadProblem } from "./core/load-error.js";
+import { parseDocument } from "./core/read-documents.js";
+import { ControlError, requireKnownKeys } from "./control-error.js";
 import type { AgentServer } from "./agent-server/index.js";
-import type { ScenarioInput } from "./agent-server/scenario-types.js";
+import { adminRunResponse, runCollection } from "./agent-server/runs.js";
+import type { Scenario, ScenarioInput } from "./agent-server/scenario-types.js";
+import { deploymentsOf } from "./control-plane/deployments-service.js";
+import type { RevisionStatus } from "./control-plane/deployments-store.js";
+import { pathFor } from "./control-plane/lifecycle.js";
 import { capturedFeedback, type CapturedFeedback, type FeedbackFilter } from "./tracing/captured-feedback.js";
+import { feedbackCollection } from "./tracing/feedback-records.js";
+
+export const RESET_SCOPES: readonly ResetScope[] = ["all", "store", "feedback", "journal", "scenarios"];
+const FEEDBACK_FILTERS = ["key", "run_id", "thread_id", "token_id"] as const;
+const REQUEST_FILTERS = ["method", "path", "status", "route", "limit"] as const;
+const RUN_FILTERS = ["thread_id", "scenario", "status"] as const;
+
+/** Filter of `mock.runs()` and `GET /_mock/runs`; every given field must match. */
+export interface RunFilter {
+  thread_id?: string;
+  scenario?: string;
+  status?: string;
+}
+
+export type AdminRun = ReturnType<typeof adminRunResponse>;
+
+/** A loaded scenario as the control surface describes it. */
+export interface ScenarioSummary {
+  name: string;
+  description: string | null;
+  graph_id: string | null;
+  priority: number;
+  match: unknown;
+  turns: unknown;
+  source: string;
+}
+
+export interface ClockState {
+  now: string;
+  mode: "fixed" | "real";
+  auto_advance: boolean;
+  lifecycle: string;
+}
 
 /**
- * What a test can do with a running mock besides HTTP: read captured feedback and requests, load
- * scenarios, move the clock and reset. The same operations are served under /_mock for other languages.
+ * The one control interface of a mock (WireMock's `Admin`): everything a test can do besides the
+ * simulated APIs — read captured feedback, requests and runs, load and remove scenarios, script the
+ * deployment lifecycle, move the clock, reset. The library exposes it as `mockOf(app)` /
+ * `mock.control`; `/_mock` is a thin HTTP adapter over the same methods, so the two cannot drift.
+ * It throws `ControlError` (status and detail) for what it cannot do; bad arguments are refused,
+ * including unknown filter keys, so a misspelt assertion never matches everything.
  */
 export class MockControl {
   constructor(
@@ -17,12 +62,49 @@ export class MockControl {
 
   /** Feedback recorded through token URLs (and the LangSmith API), in arrival order. */
   feedback(filter: FeedbackFilter = {}): CapturedFeedback[] {
+    requireKnownKeys("feedback", filter, FEEDBACK_FILTERS);
     return capturedFeedback(this.ctx, filter);
+  }
+
+  /** Forgets captured feedback (tokens stay valid); returns how many records went. */
+  clearFeedback(): number {
+    const feedback = feedbackCollection(this.ctx);
+    const deleted = feedback.size;
+    feedback.clear();
+    return deleted;
   }
 
   /** The request journal, oldest first (admin routes are never in it). */
   requests(filter: JournalFilter = {}): JournalEntry[] {
+    requireKnownKeys("request", filter, REQUEST_FILTERS);
+    if (filter.limit !== undefined && (!Number.isInteger(filter.limit) || filter.limit < 0)) {
+      throw new ControlError(400, `limit must be a whole number ≥ 0; got ${JSON.stringify(filter.limit)}`);
+    }
     return this.ctx.journal.list(filter);
+  }
+
+  clearRequests(): void {
+    this.ctx.journal.clear();
+  }
+
+  /** Every run with the request body as sent, the scenario and turn it played, its status and feedback URLs. */
+  runs(filter: RunFilter = {}): AdminRun[] {
+    requireKnownKeys("run", filter, RUN_FILTERS);
+    const threadId = filter.thread_id?.toLowerCase();
+    return runCollection(this.ctx)
+      .filter((r) => (!threadId || r.thread_id === threadId) && (!filter.scenario || r.scenario === filter.scenario) && (!filter.status || r.status === filter.status))
+      .map(adminRunResponse);
+  }
+
+  run(runId: string): AdminRun {
+    const run = runCollection(this.ctx).get(runId.toLowerCase());
+    if (!run) throw new ControlError(404, `Run ${runId} not found`);
+    return adminRunResponse(run);
+  }
+
+  /** The loaded scenarios in match order. */
+  scenarios(): ScenarioSummary[] {
+    return this.agent.scenarios.list().map(describeScenario);
   }
 
   /** Loads scenario files, folders or objects after start; returns the names loaded. */
@@ -30,26 +112,76 @@ export class MockControl {
     return this.agent.loadScenarios(Array.isArray(input) ? input : [input as string | ScenarioInput]);
   }
 
+  /**
+   * Loads a scenario file's content (JSON or YAML: one scenario or a list), as an upload. A bad one is
+   * refused whole: ControlError 422 with the problems (file, JSON pointer, reason).
+   */
+  loadScenarioText(text: string, format: "json" | "yaml"): string[] {
+    if (!text.trim()) throw new ControlError(400, "Send a scenario file's content (JSON or YAML): one scenario or a list of scenarios");
+    const problems: LoadProblem[] = [];
+    const doc = parseDocument(`<POST /_mock/scenarios>.${format}`, text, problems, true);
+    try {
+      return this.agent.scenarios.add(doc ? [doc] : [], problems);
+    } catch (err) {
+      if (err instanceof LoadError) throw new ControlError(422, err.problems);
+      throw err;
+    }
+  }
+
+  removeScenario(name: string): void {
+    if (!this.agent.scenarios.remove(name)) throw new ControlError(404, `Scenario '${name}' not found`);
+  }
+
+  /** Makes the deployment's next (or in-flight) revision fail when it reaches `at`. */
+  failDeployment(deploymentId: string, at: RevisionStatus): { deployment_id: string; at: RevisionStatus } & Record<string, unknown> {
+    const deployment = this.deployment(deploymentId);
+    if (!pathFor(deployment.source).includes(at)) {
+      throw new ControlError(400, `A '${deployment.source}' revision never reaches ${at}: image sources skip the build states. Choose one of ${pathFor(deployment.source).slice(0, -1).join(", ")}.`);
+    }
+    const scripted = deploymentsOf(this.ctx).lifecycle.fail(deployment.id, at);
+    return { deployment_id: deployment.id, at, ...scripted };
+  }
+
+  /** Moves the deployment's in-flight revision on by `steps` lifecycle steps. */
+  advanceDeployment(deploymentId: string, steps = 1): { deployment_id: string; revision_id: string; status: string | undefined; in_flight: boolean } {
+    const deployment = this.deployment(deploymentId);
+    const { lifecycle, store } = deploymentsOf(this.ctx);
+    const revisionId = lifecycle.inFlightRevision(deployment.id);
+    if (!revisionId) {
+      const latest = (deployment.latest_revision_id && store.revisions.get(deployment.latest_revision_id)?.revision.status) || "none";
+      throw new ControlError(409, `Deployment ${deployment.id} has no revision in flight (its latest revision is ${latest}).`);
+    }
+    lifecycle.advance(deployment.id, steps);
+    const revision = store.revisions.get(revisionId)?.revision;
+    return { deployment_id: deployment.id, revision_id: revisionId, status: revision?.status, in_flight: lifecycle.inFlightRevision(deployment.id) === revisionId };
+  }
+
   /** Back to the state right after start (default), or just one part of it. */
   reset(scope: ResetScope = "all"): void {
+    if (!RESET_SCOPES.includes(scope)) {
+      throw new ControlError(400, `scope must be one of ${RESET_SCOPES.map((s) => `"${s}"`).join(", ")}; got ${JSON.stringify(scope)}`);
+    }
     this.ctx.reset(scope);
   }
 
-  /** The mock's clock: `now()`, `advance("5m")`, `set("2026-01-01T00:00:00Z")`. */
+  /** The mock's clock: `now()`, `advance("5m")`, `set("2026-01-01T00:00:00Z")`, `state()`. */
   get clock() {
-    const clock = this.ctx.clock;
+    const ctx = this.ctx;
+    const clock = ctx.clock;
     return {
       now: () => new Date(clock.now()),
+      /** Moves the clock forward by a duration ("250ms", "5s", "1h30m") or a number of ms. RangeError past the last instant a Date holds. */
       advance: (by: string | number) => {
         const ms = parseDuration(by);
-        if (ms === undefined) throw new TypeError(`not a duration: ${String(by)}`);
+        if (ms === undefined) throw new TypeError(`advance must be a duration such as "250ms", "5s", "5m", "1h" or a number of milliseconds; got ${JSON.stringify(by)}`);
         clock.advance(ms);
       },
       set: (iso: string) => {
-        const ms = Date.parse(iso);
-        if (Number.isNaN(ms)) throw new TypeError(`not an ISO instant: ${iso}`);
+        const ms = typeof iso === "string" ? Date.parse(iso) : NaN;
+        if (Number.isNaN(ms)) throw new TypeError(`set must be an ISO 8601 instant; got ${JSON.stringify(iso)}`);
         clock.set(ms);
       },
+      state: (): ClockState => ({ now: formatTimestamp(clock.now()), mode: clock.mode, auto_advance: clock.autoAdvance, lifecycle: ctx.lifecycle }),
     };
   }
 
@@ -57,4 +189,25 @@ export class MockControl {
   get context(): MockContext {
     return this.ctx;
   }
+
+  private deployment(id: string) {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new ControlError(400, `deployment_id must be a UUID; got ${JSON.stringify(id)}`);
+    const { store, lifecycle } = deploymentsOf(this.ctx);
+    lifecycle.catchUp();
+    const deployment = store.deployments.get(id.toLowerCase());
+    if (!deployment) throw new ControlError(404, `Deployment ${id} not found`);
+    return deployment;
+  }
+}
+
+function describeScenario(s: Scenario): ScenarioSummary {
+  return {
+    name: s.name,
+    description: s.description ?? null,
+    graph_id: s.graph_id ?? null,
+    priority: s.priority,
+    match: s.match,
+    turns: s.turns,
+    source: `${s.source.file}#${s.source.pointer}`,
+  };
 }

@@ -1,5 +1,8 @@
 import { HttpError, detailError } from "../http/http-error.js";
 import type { BodyProblem } from "../http/json-body.js";
+import { toPydanticIssues } from "../http/pydantic-issues.js";
+import type { RequestProblem } from "../http/service-module.js";
+import { ControlError } from "../control-error.js";
 
 /**
  * Errors of the mock's own admin API (/_mock). They use the same `{"detail": …}` shape as the
@@ -9,9 +12,23 @@ export const adminErrors = {
   unauthorized: () => detailError(401, "Admin token required: send Authorization: Bearer <admin token>"),
   badBody: (problem: BodyProblem) =>
     problem.kind === "too_large" ? detailError(413, "Request Entity Too Large") : detailError(400, `Request body is not valid JSON: ${problem.message}`),
-  badRequest: (detail: string) => detailError(400, detail),
-  notFound: (what: string) => detailError(404, `${what} not found`),
-  /** The request is fine but the state does not allow it (e.g. no deployment revision in flight to advance). */
-  conflict: (detail: string) => detailError(409, detail),
-  invalid: (detail: unknown) => new HttpError(422, { detail }),
+  /**
+   * A request that fails its schemas: a path or query value is a 400 sentence naming the parameter and
+   * what was sent (an unknown filter names the known ones); a body is FastAPI's 422 list.
+   */
+  invalid: (problems: readonly RequestProblem[]): HttpError => {
+    const first = problems[0] as RequestProblem;
+    if (first.unknown) {
+      const known = Object.keys((first.schema as { properties?: object }).properties ?? {});
+      return detailError(400, `unknown query parameter ${first.unknown.map((k) => JSON.stringify(k)).join(", ")}; the parameters are ${known.map((k) => JSON.stringify(k)).join(", ") || "none"}`);
+    }
+    if (first.part === "body") return new HttpError(422, { detail: problems.flatMap((p) => (p.missing ? [] : toPydanticIssues(p.errors, "body", p.data))) });
+    const issue = toPydanticIssues(first.errors, first.part, first.data)[0];
+    if (!issue) return detailError(400, "Invalid request");
+    const name = issue.loc.slice(1).join(".");
+    if (issue.type === "uuid_parsing") return detailError(400, `${name} must be a UUID; got ${JSON.stringify(issue.input)}`);
+    return detailError(400, `${name}: ${issue.msg}; got ${JSON.stringify(issue.input)}`);
+  },
+  /** What the control surface refused, with its status and words. */
+  fromControl: (err: unknown): unknown => (err instanceof ControlError ? new HttpError(err.status, { detail: err.detail }) : err),
 };

@@ -1,14 +1,15 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { HttpError, detailError } from "./http-error.js";
+import type { RouteTable } from "./route-table.js";
 
 /**
  * The end of the pipeline, as FastAPI/Starlette answer it: an unknown path is 404
  * `{"detail":"Not Found"}`, a known path with another method is 405 `{"detail":"Method Not Allowed"}`
  * with an Allow header.
  */
-export function notFound(allowedMethods: (path: string) => string[]): RequestHandler {
+export function notFound(routes: RouteTable): RequestHandler {
   return (req, _res, next) => {
-    const allowed = allowedMethods(req.path);
+    const allowed = routes.allowedMethods(req.path);
     if (allowed.length) next(detailError(405, "Method Not Allowed", { Allow: allowed.join(", ") }));
     else next(detailError(404, "Not Found"));
   };

@@ -11,6 +11,8 @@ export interface JournalEntry {
   headers: Record<string, unknown>;
   body: unknown;
   status: number;
+  /** The declared route that answered (`threads.get`), or null when none did (404, 405). */
+  route: string | null;
   received_at: string;
   duration_ms: number;
 }
@@ -19,6 +21,11 @@ export interface JournalFilter {
   method?: string;
   /** A path prefix. */
   path?: string;
+  /** The answer's status code. */
+  status?: number;
+  /** The declared route's name. */
+  route?: string;
+  /** The newest entries only. */
   limit?: number;
 }
 
@@ -59,9 +66,9 @@ export class Journal {
       const startedReal = performance.now();
       // Read now: while a mounted router (say /api/v1) handles the request, req.path lacks its prefix.
       const path = req.path;
-      res.on("finish", () => this.record(req, path, res.statusCode, started, performance.now() - startedReal));
+      res.on("finish", () => this.record(req, path, res.statusCode, res.locals.route, started, performance.now() - startedReal));
       res.on("close", () => {
-        if (!res.writableFinished) this.record(req, path, res.statusCode, started, performance.now() - startedReal);
+        if (!res.writableFinished) this.record(req, path, res.statusCode, res.locals.route, started, performance.now() - startedReal);
       });
       next();
     };
@@ -69,7 +76,13 @@ export class Journal {
 
   list(filter: JournalFilter = {}): JournalEntry[] {
     const method = filter.method?.toUpperCase();
-    let matches = this.entries.filter((e) => (!method || e.method === method) && (!filter.path || e.path.startsWith(filter.path)));
+    let matches = this.entries.filter(
+      (e) =>
+        (!method || e.method === method) &&
+        (!filter.path || e.path.startsWith(filter.path)) &&
+        (filter.status === undefined || e.status === filter.status) &&
+        (filter.route === undefined || e.route === filter.route),
+    );
     if (filter.limit !== undefined) matches = filter.limit <= 0 ? [] : matches.slice(-filter.limit);
     return matches.map(({ stored, ...e }) => ({
       id: e.id,
@@ -79,6 +92,7 @@ export class Journal {
       headers: { ...e.headers },
       body: bodyOf(stored),
       status: e.status,
+      route: e.route,
       received_at: e.received_at,
       duration_ms: e.duration_ms,
     }));
@@ -89,7 +103,7 @@ export class Journal {
     this.nextId = 1;
   }
 
-  private record(req: Request, path: string, status: number, started: number, durationMs: number): void {
+  private record(req: Request, path: string, status: number, route: unknown, started: number, durationMs: number): void {
     this.entries.push({
       id: this.nextId++,
       method: req.method,
@@ -98,6 +112,7 @@ export class Journal {
       headers: req.headers as Record<string, unknown>,
       stored: this.storeBody(req),
       status,
+      route: typeof route === "string" ? route : null,
       received_at: formatTimestamp(started),
       duration_ms: Math.round(durationMs * 1000) / 1000,
     });

@@ -14,7 +14,6 @@ export interface MountedRoute {
   spec: RouteSpec;
   /** OpenAPI form, prefix included: `/agents/{deployment_id}/threads/{thread_id}`. */
   path: string;
-  pattern: RegExp;
 }
 
 /**
@@ -22,7 +21,8 @@ export interface MountedRoute {
  * the module's authentication, the body parser its declaration asks for, validation of path, query,
  * headers and body together (one answer listing every problem, in the module's style), the handler
  * with typed input, and — in the test suite — a check of the response against its declared schema.
- * The same table answers 404 vs 405 (with `Allow`) and is the source of the OpenAPI documents.
+ * Every route is entered in the context's route table (404 vs 405 with `Allow`) and is the source of
+ * the OpenAPI documents.
  */
 export class Registrar {
   readonly routes: MountedRoute[] = [];
@@ -36,9 +36,11 @@ export class Registrar {
     for (const prefix of module.prefixes) {
       for (const spec of module.routes) {
         const path = prefix + spec.path;
-        this.routes.push({ module, spec, path, pattern: patternFor(path) });
+        this.routes.push({ module, spec, path });
+        this.ctx.routes.add(spec.method, expressPath(path));
+        if (spec.method === "GET") this.ctx.routes.add("HEAD", expressPath(path));
         const allowBrowsers = spec.cors ?? module.cors;
-        const chain: RequestHandler[] = [];
+        const chain: RequestHandler[] = [named(spec.name)];
         if (this.ctx.checkResponses) chain.push(watchResponse(module, spec));
         if (allowBrowsers) {
           chain.push(corsHandler());
@@ -54,17 +56,6 @@ export class Registrar {
     for (const path of preflightPaths) app.options(expressPath(path), corsHandler());
   }
 
-  /** Methods allowed on a path (HEAD with GET), or an empty list when no route has that path. */
-  allowedMethods(path: string): string[] {
-    const methods = new Set<string>();
-    for (const route of this.routes) {
-      if (!route.pattern.test(path)) continue;
-      methods.add(route.spec.method);
-      if (route.spec.method === "GET") methods.add("HEAD");
-    }
-    return [...methods];
-  }
-
   /** Every served route as `{method, path}` (OpenAPI form, prefix included). */
   list(): { method: string; path: string; name: string; module: string }[] {
     return this.routes.map((r) => ({ method: r.spec.method, path: r.path, name: r.spec.name, module: r.module.name }));
@@ -78,10 +69,18 @@ export class Registrar {
         if (res.headersSent || res.writableEnded) return;
         send(res, spec, result);
       } catch (err) {
-        next(err);
+        next(module.mapError?.(err) ?? err);
       }
     };
   }
+}
+
+/** Marks the response with the route's name (the journal and the request log show it). */
+function named(name: string): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.route = name;
+    next();
+  };
 }
 
 /** Compiles a route's schemas now (once per process), so a broken declaration fails at start, not on a request. */
@@ -111,6 +110,11 @@ function readInput(module: ServiceModule, spec: RouteSpec, req: Request, ctx: Mo
   for (const [name, value] of Object.entries(req.params as Record<string, string>)) (mountNames.has(name) ? mount : routeParams)[name] = value;
   const params = read("path", spec.params, routeParams) as Record<string, string>;
   const query = read("query", spec.query, req.query);
+  if (module.strictQuery) {
+    const declared = Object.keys((spec.query !== undefined && (schemas().resolve(spec.query).properties as object)) || {});
+    const unknown = Object.keys(req.query as object).filter((k) => !declared.includes(k));
+    if (unknown.length) problems.push({ part: "query", schema: spec.query ?? {}, data: req.query, errors: [], unknown });
+  }
   const headers = read("header", spec.headers, req.headers);
   let body: unknown = req.body;
   if (spec.body !== undefined) {
@@ -211,12 +215,4 @@ export function expressPath(path: string): string {
 
 function paramNames(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
-}
-
-function patternFor(path: string): RegExp {
-  const source = path
-    .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith("{") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-    .join("");
-  return new RegExp(`^${source}/?$`);
 }

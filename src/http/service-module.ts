@@ -17,6 +17,8 @@ export interface RequestProblem {
   data: unknown;
   errors: ErrorObject[];
   missing?: boolean;
+  /** Query keys the route does not declare (modules with `strictQuery`). */
+  unknown?: string[];
 }
 
 /**
@@ -38,6 +40,10 @@ export interface ServiceModule {
   invalid(problems: readonly RequestProblem[]): HttpError;
   /** The schema of the module's error bodies (checked in tests like every other response). */
   errorSchema: SchemaRef;
+  /** Turns an error a handler threw into the module's answer (the admin API maps ControlError). */
+  mapError?(err: unknown): unknown;
+  /** Query parameters a route does not declare are refused (the admin API's filters). */
+  strictQuery?: boolean;
   /** Requests to this module are not written to the journal (the admin API). */
   unjournaled?: boolean;
   routes: readonly RouteSpec[];
