@@ -7,6 +7,7 @@ import { controlPlane } from "./control-plane/index.js";
 import { agentServer } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
 import { Registrar } from "./http/registrar.js";
+import { adminDocsRoute, apiDocsModule } from "./http/api-docs-module.js";
 import { adminModule } from "./admin/index.js";
 import { MockControl } from "./mock-control.js";
 
@@ -32,7 +33,8 @@ export function createApp(options: MockOptions = {}): Express {
   const registrar = new Registrar(ctx);
   const agent = agentServer(ctx, options.scenarios ?? []);
   const control = new MockControl(ctx, agent);
-  registrar.mount(app, adminModule(ctx, control));
+  registrar.mount(app, adminModule(ctx, control, [adminDocsRoute(registrar)]));
+  registrar.mount(app, apiDocsModule(registrar));
   registrar.mount(app, tracingModule(ctx));
   app.use(controlPlane(ctx, fixtures));
   app.use(agent.router);

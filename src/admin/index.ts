@@ -1,6 +1,7 @@
 import type { MockContext } from "../context.js";
 import { sameSecret } from "../http/api-key.js";
 import type { ServiceModule } from "../http/service-module.js";
+import type { RouteSpec } from "../http/route.js";
 import type { MockControl } from "../mock-control.js";
 import { adminErrors } from "./errors.js";
 import { controlRoutes } from "./control-routes.js";
@@ -11,10 +12,11 @@ import { inspectionRoutes } from "./inspection-routes.js";
  * MockControl (it imports no service internals), never journaled, behind the admin token when one is
  * configured. Unknown query parameters are refused: a misspelt filter would match everything.
  */
-export function adminModule(ctx: MockContext, control: MockControl): ServiceModule {
+export function adminModule(ctx: MockContext, control: MockControl, extra: readonly RouteSpec[] = []): ServiceModule {
   const token = ctx.options.adminToken;
   return {
     name: "admin",
+    securityScheme: "adminToken",
     prefixes: ["/_mock"],
     authenticate: token ? (headers) => (sameSecret(headers.authorization ?? "", `Bearer ${token}`) ? undefined : adminErrors.unauthorized()) : undefined,
     cors: false,
@@ -24,6 +26,6 @@ export function adminModule(ctx: MockContext, control: MockControl): ServiceModu
     strictQuery: true,
     errorSchema: "common/errors.json#/$defs/AdminError",
     unjournaled: true,
-    routes: [...controlRoutes(control), ...inspectionRoutes(control)],
+    routes: [...controlRoutes(control), ...inspectionRoutes(control), ...extra],
   };
 }

@@ -14,6 +14,8 @@ export interface MountedRoute {
   spec: RouteSpec;
   /** OpenAPI form, prefix included: `/agents/{deployment_id}/threads/{thread_id}`. */
   path: string;
+  /** The mount prefix it is served under (one of the module's prefixes). */
+  prefix: string;
 }
 
 /**
@@ -36,7 +38,7 @@ export class Registrar {
     for (const prefix of module.prefixes) {
       for (const spec of module.routes) {
         const path = prefix + spec.path;
-        this.routes.push({ module, spec, path });
+        this.routes.push({ module, spec, path, prefix });
         this.ctx.routes.add(spec.method, expressPath(path));
         if (spec.method === "GET") this.ctx.routes.add("HEAD", expressPath(path));
         const allowBrowsers = spec.cors ?? module.cors;

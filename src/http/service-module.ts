@@ -30,6 +30,8 @@ export interface ServiceModule {
   name: string;
   /** Where the routes are served; each prefix serves every route (`""`, `/agents/{deployment_id}`). */
   prefixes: readonly string[];
+  /** How the module's routes are secured in the real service (documented even when the mock is open). */
+  securityScheme?: "apiKey" | "adminToken";
   /** Answers a request the module refuses before validation (API key, admin token), or undefined. */
   authenticate?(headers: IncomingHttpHeaders): HttpError | undefined;
   /** Browsers may call these routes from another origin (a route's own `cors` overrides). */

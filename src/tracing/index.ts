@@ -16,6 +16,7 @@ import { infoRoute } from "./info-route.js";
 export function tracingModule(ctx: MockContext): ServiceModule {
   return {
     name: "tracing",
+    securityScheme: "apiKey",
     prefixes: ["/api/v1"],
     authenticate: apiKeyCheck(ctx.options.apiKey, () => tracingErrors.invalidToken()),
     cors: false,
