@@ -7,6 +7,7 @@ import { controlPlane } from "./control-plane/index.js";
 import { agentServer } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
 import { Registrar } from "./http/registrar.js";
+import { readFaultRules } from "./http/fault-rules-file.js";
 import { adminDocsRoute, apiDocsModule } from "./http/api-docs-module.js";
 import { adminModule } from "./admin/index.js";
 import { MockControl } from "./mock-control.js";
@@ -39,6 +40,7 @@ export function createApp(options: MockOptions = {}): Express {
   app.use(controlPlane(ctx, fixtures));
   app.use(agent.router);
   fixtures.finish();
+  for (const rule of readFaultRules(options.faults ?? [])) ctx.faults.add(rule);
   app.use(notFound(ctx.routes));
   app.use(errorHandler());
   ctx.markStarted();

@@ -5,10 +5,11 @@ import { parseDuration } from "./core/duration.js";
 import { Journal, DEFAULT_JOURNAL } from "./http/journal.js";
 import { RouteTable } from "./http/route-table.js";
 import { Store } from "./store/store.js";
+import { Faults, type FaultRuleInput } from "./http/faults.js";
 import type { LifecycleMode, MockOptions } from "./options.js";
 
 /** What `POST /_mock/reset` and `mock.reset(scope)` accept. */
-export type ResetScope = "all" | "store" | "feedback" | "journal" | "scenarios";
+export type ResetScope = "all" | "store" | "feedback" | "journal" | "scenarios" | "faults";
 
 /**
  * Everything one mock instance owns, handed to each service module. Nothing here is global: two
@@ -24,6 +25,9 @@ export class MockContext {
   readonly lifecycleStepMs: number;
   readonly heartbeatMs: number;
   readonly checkResponses: boolean;
+  /** Fault rules (DESIGN §8); those given at start come back on reset. */
+  readonly faults: Faults;
+  private faultsAtStart: FaultRuleInput[] = [];
   private readonly resetHooks: { scope: ResetScope; run: () => void }[] = [];
   private readonly closeHooks: (() => void)[] = [];
   private randomStart: RandomState | undefined;
@@ -41,6 +45,7 @@ export class MockContext {
     this.lifecycleStepMs = step;
     this.heartbeatMs = options.heartbeatMs ?? 5000;
     this.checkResponses = options.checkResponses ?? process.env.AGENT_PLATFORM_MOCK_CHECK_RESPONSES === "1";
+    this.faults = new Faults(this.random.derive("faults"), this.clock);
   }
 
   /** The origin the mock's own URLs are built on: the configured public URL, else the request's. */
@@ -72,6 +77,7 @@ export class MockContext {
 
   /** Marks the current state as the one reset() returns to; called once start-up loading is done. */
   markStarted(): void {
+    this.faultsAtStart = this.faults.list().map(({ fired: _fired, ...rule }) => ({ ...rule, times: rule.times ?? undefined }));
     this.store.snapshot();
     this.randomStart = this.random.checkpoint();
   }
@@ -80,6 +86,10 @@ export class MockContext {
     if (scope === "all" || scope === "store") this.store.restore("store");
     if (scope === "all" || scope === "feedback") this.store.restore("feedback");
     if (scope === "all" || scope === "journal") this.journal.clear();
+    if (scope === "all" || scope === "faults") {
+      this.faults.clear();
+      for (const rule of this.faultsAtStart) this.faults.add(rule);
+    }
     if (scope === "all") {
       this.clock.reset();
       if (this.randomStart) this.random.restore(this.randomStart);

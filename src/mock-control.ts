@@ -13,11 +13,21 @@ import type { RevisionStatus } from "./control-plane/deployments-store.js";
 import { pathFor } from "./control-plane/lifecycle.js";
 import { capturedFeedback, type CapturedFeedback, type FeedbackFilter } from "./tracing/captured-feedback.js";
 import { feedbackCollection } from "./tracing/feedback-records.js";
+import type { FaultRule, FaultRuleInput } from "./http/faults.js";
+import { readFaultRules } from "./http/fault-rules-file.js";
 
-export const RESET_SCOPES: readonly ResetScope[] = ["all", "store", "feedback", "journal", "scenarios"];
+export const RESET_SCOPES: readonly ResetScope[] = ["all", "store", "feedback", "journal", "scenarios", "faults"];
 const FEEDBACK_FILTERS = ["key", "run_id", "thread_id", "token_id"] as const;
 const REQUEST_FILTERS = ["method", "path", "status", "route", "limit"] as const;
 const RUN_FILTERS = ["thread_id", "scenario", "status"] as const;
+
+/** What `mock.faults.add()` returns. */
+export interface FaultHandle {
+  id: string;
+  /** How often the rule has fired so far. */
+  readonly fired: number;
+  remove(): void;
+}
 
 /** Filter of `mock.runs()` and `GET /_mock/runs`; every given field must match. */
 export interface RunFilter {
@@ -154,6 +164,44 @@ export class MockControl {
     lifecycle.advance(deployment.id, steps);
     const revision = store.revisions.get(revisionId)?.revision;
     return { deployment_id: deployment.id, revision_id: revisionId, status: revision?.status, in_flight: lifecycle.inFlightRevision(deployment.id) === revisionId };
+  }
+
+  /**
+   * Fault rules (DESIGN §8): `add(rule)` returns a handle (`id`, `fired`, `remove()`); a bad rule is a
+   * ControlError 422 naming each problem.
+   */
+  get faults() {
+    const faults = this.ctx.faults;
+    return {
+      add: (rule: FaultRuleInput): FaultHandle => {
+        let checked: FaultRuleInput;
+        try {
+          [checked] = readFaultRules([rule]) as [FaultRuleInput];
+        } catch (err) {
+          if (err instanceof LoadError) throw new ControlError(422, err.problems);
+          throw err;
+        }
+        let added: FaultRule;
+        try {
+          added = faults.add(checked);
+        } catch (err) {
+          if (err instanceof RangeError) throw new ControlError(409, err.message);
+          throw err;
+        }
+        return {
+          id: added.id,
+          get fired() {
+            return faults.get(added.id)?.fired ?? 0;
+          },
+          remove: () => void faults.remove(added.id),
+        };
+      },
+      list: (): FaultRule[] => faults.list(),
+      remove: (id: string): void => {
+        if (!faults.remove(id)) throw new ControlError(404, `Fault rule ${id} not found`);
+      },
+      clear: (): void => faults.clear(),
+    };
   }
 
   /** Back to the state right after start (default), or just one part of it. */

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { ScenarioInput } from "./agent-server/scenario-types.js";
+import type { FaultRuleInput } from "./http/faults.js";
 
 export type LifecycleMode = "immediate" | "timed" | "manual";
 
@@ -47,6 +48,8 @@ export interface MockOptions {
    * `AGENT_PLATFORM_MOCK_CHECK_RESPONSES=1` (the project's own test suite does).
    */
   checkResponses?: boolean;
+  /** Fault rules in force from the start (DESIGN §8): files (JSON or YAML, one rule or a list) or rule objects. */
+  faults?: readonly (string | FaultRuleInput)[];
 }
 
 /** A fixture file's content (see docs/fixtures.md). */

@@ -6,6 +6,7 @@ import type { MockControl } from "../mock-control.js";
 import { adminErrors } from "./errors.js";
 import { controlRoutes } from "./control-routes.js";
 import { inspectionRoutes } from "./inspection-routes.js";
+import { faultsRoutes } from "./faults-routes.js";
 
 /**
  * The mock's own inspection and control API (DESIGN §4) at /_mock: a thin HTTP adapter over
@@ -25,7 +26,7 @@ export function adminModule(ctx: MockContext, control: MockControl, extra: reado
     mapError: adminErrors.fromControl,
     strictQuery: true,
     errorSchema: "common/errors.json#/$defs/AdminError",
-    unjournaled: true,
-    routes: [...controlRoutes(control), ...inspectionRoutes(control), ...extra],
+    control: true,
+    routes: [...controlRoutes(control), ...inspectionRoutes(control), ...faultsRoutes(control), ...extra],
   };
 }

@@ -1,17 +1,6 @@
-import { getOwn, isPlainObject, setOwn } from "../core/json.js";
+import { getOwn, setOwn } from "../core/json.js";
 
-/**
- * Postgres `@>` containment, which the real server uses for the `metadata` and `values` filters of
- * the search routes: every key of `wanted` is in `actual` with a contained value; every item of a
- * wanted list is contained in some item of the actual list; scalars are equal.
- */
-export function contains(actual: unknown, wanted: unknown): boolean {
-  if (isPlainObject(wanted)) {
-    return isPlainObject(actual) && Object.keys(wanted).every((k) => Object.hasOwn(actual, k) && contains(getOwn(actual, k), wanted[k]));
-  }
-  if (Array.isArray(wanted)) return Array.isArray(actual) && wanted.every((w) => actual.some((a) => contains(a, w)));
-  return actual === wanted;
-}
+export { contains } from "../core/contains.js";
 
 /** The `select` of a search body: only the named fields of each result. */
 export function selectFields(source: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {

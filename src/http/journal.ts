@@ -13,6 +13,8 @@ export interface JournalEntry {
   status: number;
   /** The declared route that answered (`threads.get`), or null when none did (404, 405). */
   route: string | null;
+  /** The fault rule that hit this request, if one did (DESIGN §8). */
+  fault: { id: string; kind: string } | null;
   received_at: string;
   duration_ms: number;
 }
@@ -66,9 +68,9 @@ export class Journal {
       const startedReal = performance.now();
       // Read now: while a mounted router (say /api/v1) handles the request, req.path lacks its prefix.
       const path = req.path;
-      res.on("finish", () => this.record(req, path, res.statusCode, res.locals.route, started, performance.now() - startedReal));
+      res.on("finish", () => this.record(req, path, res.statusCode, res.locals, started, performance.now() - startedReal));
       res.on("close", () => {
-        if (!res.writableFinished) this.record(req, path, res.statusCode, res.locals.route, started, performance.now() - startedReal);
+        if (!res.writableFinished) this.record(req, path, res.statusCode, res.locals, started, performance.now() - startedReal);
       });
       next();
     };
@@ -93,6 +95,7 @@ export class Journal {
       body: bodyOf(stored),
       status: e.status,
       route: e.route,
+      fault: e.fault && { ...e.fault },
       received_at: e.received_at,
       duration_ms: e.duration_ms,
     }));
@@ -103,7 +106,7 @@ export class Journal {
     this.nextId = 1;
   }
 
-  private record(req: Request, path: string, status: number, route: unknown, started: number, durationMs: number): void {
+  private record(req: Request, path: string, status: number, locals: Record<string, unknown>, started: number, durationMs: number): void {
     this.entries.push({
       id: this.nextId++,
       method: req.method,
@@ -112,7 +115,8 @@ export class Journal {
       headers: req.headers as Record<string, unknown>,
       stored: this.storeBody(req),
       status,
-      route: typeof route === "string" ? route : null,
+      route: typeof locals.route === "string" ? locals.route : null,
+      fault: (locals.fault as JournalEntry["fault"]) ?? null,
       received_at: formatTimestamp(started),
       duration_ms: Math.round(durationMs * 1000) / 1000,
     });

@@ -50,6 +50,8 @@ export class Registrar {
         }
         if (module.authenticate && !spec.public) chain.push(authenticate(module));
         if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") chain.push(parseBody(module, parsers[spec.bodyKind ?? "json"]));
+        // After the body is read, so that a rule can match on it.
+        if (!module.control) chain.push(this.ctx.faults.middleware(module, spec));
         chain.push(this.handle(module, spec, prefix));
         app[method(spec.method)](expressPath(path), ...chain);
       }

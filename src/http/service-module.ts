@@ -46,8 +46,8 @@ export interface ServiceModule {
   mapError?(err: unknown): unknown;
   /** Query parameters a route does not declare are refused (the admin API's filters). */
   strictQuery?: boolean;
-  /** Requests to this module are not written to the journal (the admin API). */
-  unjournaled?: boolean;
+  /** The mock's own control surface (the admin API): never journaled and never hit by fault rules. */
+  control?: boolean;
   routes: readonly RouteSpec[];
   /**
    * Loads the module's fixtures into the store. app.ts calls the modules' seed steps in one explicit
