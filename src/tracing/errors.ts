@@ -19,4 +19,9 @@ export const tracingErrors = {
   // Feedback records
   feedbackNotFound: () => detailError(404, "Feedback not found"),
   feedbackExists: (feedbackId: string) => detailError(409, `Feedback ${feedbackId} already exists`),
+
+  // Feedback configs and formulas
+  feedbackConfigExists: (key: string) => detailError(409, `Feedback config for key '${key}' already exists`),
+  feedbackConfigNotFound: (key: string) => detailError(404, `Feedback config for key '${key}' not found`),
+  feedbackFormulaNotFound: () => detailError(404, "Feedback formula not found"),
 };

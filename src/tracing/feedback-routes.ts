@@ -75,18 +75,21 @@ export function feedbackRoutes(ctx: MockContext): RouteSpec[] {
         return {};
       },
     }),
-    route<{ body: FeedbackCreate }>({
-      name: "feedback.create",
-      method: "POST",
-      path: "/feedback",
-      body: CREATE,
-      responses: { 200: FEEDBACK },
-      handler: ({ body }) => {
-        const id = body.id ?? ctx.random.uuid4();
-        if (feedbackCollection(ctx).has(id)) throw tracingErrors.feedbackExists(id);
-        return recordApiFeedback(ctx, body, id).feedback;
-      },
-    }),
+    ...(["/feedback", "/feedback/eager"] as const).map((path) =>
+      route<{ body: FeedbackCreate }>({
+        // The eager form records synchronously on the real service; the mock always does.
+        name: path === "/feedback" ? "feedback.create" : "feedback.create_eager",
+        method: "POST",
+        path,
+        body: CREATE,
+        responses: { 200: FEEDBACK },
+        handler: ({ body }) => {
+          const id = body.id ?? ctx.random.uuid4();
+          if (feedbackCollection(ctx).has(id)) throw tracingErrors.feedbackExists(id);
+          return recordApiFeedback(ctx, body, id).feedback;
+        },
+      }),
+    ),
   ];
 }
 

@@ -7,6 +7,8 @@ import { submitRoutes } from "./submit-routes.js";
 import { tokenRoutes } from "./token-routes.js";
 import { feedbackRoutes } from "./feedback-routes.js";
 import { infoRoute } from "./info-route.js";
+import { feedbackConfigRoutes } from "./feedback-config-routes.js";
+import { feedbackFormulaRoutes } from "./feedback-formula-routes.js";
 
 /**
  * The tracing service (`{tracing_url}/api/v1`, LangSmith): presigned feedback token URLs, the token
@@ -24,6 +26,6 @@ export function tracingModule(ctx: MockContext): ServiceModule {
     invalid: fastApiInvalid,
     errorSchema: "common/errors.json#/$defs/FastApiError",
     // Literal paths before parameter routes that could capture them.
-    routes: [...tokenRoutes(ctx), ...submitRoutes(ctx), ...feedbackRoutes(ctx), infoRoute],
+    routes: [...tokenRoutes(ctx), ...submitRoutes(ctx), ...feedbackFormulaRoutes(ctx), ...feedbackRoutes(ctx), ...feedbackConfigRoutes(ctx), infoRoute],
   };
 }
