@@ -11,6 +11,8 @@ import { readFaultRules } from "./http/fault-rules-file.js";
 import { adminDocsRoute, apiDocsModule } from "./http/api-docs-module.js";
 import { adminModule } from "./admin/index.js";
 import { MockControl } from "./mock-control.js";
+import { InspectorData } from "./inspector-data.js";
+import { inspectorLink, inspectorRoutes } from "./admin/inspector-routes.js";
 
 /**
  * Builds the mock as an express app without listening (for supertest, or to mount in your own server).
@@ -30,11 +32,12 @@ export function createApp(options: MockOptions = {}): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   // One pipeline for all four services: they live under disjoint paths (DESIGN §1).
+  app.use(inspectorLink());
   app.use(ctx.journal.middleware());
   const registrar = new Registrar(ctx);
   const agent = agentServer(ctx, options.scenarios ?? []);
   const control = new MockControl(ctx, agent);
-  registrar.mount(app, adminModule(ctx, control, [adminDocsRoute(registrar)]));
+  registrar.mount(app, adminModule(ctx, control, [adminDocsRoute(registrar), ...inspectorRoutes(ctx, new InspectorData(ctx, agent))]));
   registrar.mount(app, apiDocsModule(registrar));
   registrar.mount(app, tracingModule(ctx));
   app.use(controlPlane(ctx, fixtures));

@@ -6,6 +6,7 @@ import { Journal, DEFAULT_JOURNAL } from "./http/journal.js";
 import { RouteTable } from "./http/route-table.js";
 import { Store } from "./store/store.js";
 import { Faults, type FaultRuleInput } from "./http/faults.js";
+import { EventBus } from "./core/event-bus.js";
 import type { LifecycleMode, MockOptions } from "./options.js";
 
 /** What `POST /_mock/reset` and `mock.reset(scope)` accept. */
@@ -21,6 +22,8 @@ export class MockContext {
   readonly store = new Store();
   readonly journal: Journal;
   readonly routes = new RouteTable();
+  /** Changes of this mock as they happen (`GET /_mock/events`, the inspector). */
+  readonly events = new EventBus();
   readonly lifecycle: LifecycleMode;
   readonly lifecycleStepMs: number;
   readonly heartbeatMs: number;
@@ -95,5 +98,6 @@ export class MockContext {
       if (this.randomStart) this.random.restore(this.randomStart);
     }
     for (const hook of this.resetHooks) if (scope === "all" || hook.scope === scope) hook.run();
+    this.events.emit("reset", () => ({ scope }));
   }
 }

@@ -1,5 +1,6 @@
 export { createApp, mockOf } from "./app.js";
 export { startMockServer, ListenError } from "./server.js";
+export { inspectorUrl, INSPECTOR_PATH } from "./admin/inspector-routes.js";
 export type { MockServer, ServerOptions } from "./server.js";
 export type { MockOptions, FixtureDocument, LifecycleMode } from "./options.js";
 /** Paths of the bundled fixtures/ and scenarios/ folders (pass them in `fixtures` / `scenarios`). */

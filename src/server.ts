@@ -4,6 +4,7 @@ import { createApp, mockOf } from "./app.js";
 import { RequestGate } from "./http/request-gate.js";
 import type { MockOptions } from "./options.js";
 import type { MockControl } from "./mock-control.js";
+import { inspectorUrl } from "./admin/inspector-routes.js";
 
 export interface ServerOptions extends MockOptions {
   /** Port to listen on; 0 (the default for the library) picks a free one. */
@@ -19,6 +20,8 @@ export interface MockServer {
   url: string;
   /** Origin of the tracing service (`{tracing_url}`); the same as `url` unless a tracing port was asked for. */
   tracingUrl: string;
+  /** The browser inspector, `{url}/_mock/ui` (docs/inspector.md). */
+  inspectorUrl: string;
   port: number;
   feedback: MockControl["feedback"];
   requests: MockControl["requests"];
@@ -63,6 +66,7 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
   return {
     url,
     tracingUrl,
+    inspectorUrl: inspectorUrl(url),
     port: (main.address() as AddressInfo).port,
     feedback: (filter) => control.feedback(filter),
     requests: (filter) => control.requests(filter),

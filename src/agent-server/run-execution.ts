@@ -10,6 +10,8 @@ export interface Frame {
   id: number;
   /** The stream mode that asks for it (`messages-tuple` for `messages`); null for metadata, feedback and error. */
   mode: string | null;
+  /** When it was published, in ms on the mock's clock (the inspector's timeline). */
+  at: number;
 }
 
 /** Someone reading a run's stream: the HTTP response of the run or of a join. */
@@ -160,7 +162,7 @@ export class Execution {
   }
 
   private publish(event: string, data: unknown, mode: string | null): void {
-    const frame: Frame = { event, data: JSON.stringify(data) ?? "null", id: this.frames.length, mode };
+    const frame: Frame = { event, data: JSON.stringify(data) ?? "null", id: this.frames.length, mode, at: this.clock.now() };
     this.frames.push(frame);
     for (const listener of this.listeners) listener.frame(frame);
   }

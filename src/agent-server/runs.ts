@@ -174,7 +174,8 @@ export class RunService {
       isNewThread = true;
     }
     const what = `${req.method} ${req.originalUrl}, assistant '${body.assistant_id}'`;
-    const { scenario, turnIndex } = this.pickScenario(thread, body, assistant, route.threadId === null, what);
+    const { scenario, turnIndex } = this.pickScenario(req, thread, body, assistant, route.threadId === null, what);
+    ctx.journal.annotate(req, { scenario: scenario.name, turn: turnIndex + 1 });
     const turn = scenario.turns[turnIndex] ?? {};
     const ending: Ending = turn.end ?? "success";
     const bookkeeping = { name: scenario.name, next_turn: turnIndex + 1 };
@@ -235,6 +236,7 @@ export class RunService {
       feedback_urls: {},
       error: null,
     };
+    ctx.journal.annotate(req, { run_id: runId });
     runCollection(ctx).set(runId, run);
     threads.set(thread.thread_id, {
       ...thread,
@@ -301,7 +303,7 @@ export class RunService {
     this.executions.get(runId)?.cancel(action);
   }
 
-  private pickScenario(thread: ThreadRecord, body: RunCreateBody, assistant: AssistantRef, stateless: boolean, what: string): { scenario: Scenario; turnIndex: number } {
+  private pickScenario(req: Request, thread: ThreadRecord, body: RunCreateBody, assistant: AssistantRef, stateless: boolean, what: string): { scenario: Scenario; turnIndex: number } {
     const current = thread.scenario ? this.scenarios.get(thread.scenario.name) : undefined;
     const next = thread.scenario?.next_turn ?? 0;
     // A thread keeps playing its scenario while turns remain, and a resume always continues it.
@@ -314,6 +316,8 @@ export class RunService {
       if (!reason) return { scenario, turnIndex: scenario === current ? Math.min(next, scenario.turns.length - 1) : 0 };
       reasons.push(`${scenario.name}: ${reason}`);
     }
+    // The inspector shows these beside the request that missed.
+    this.ctx.journal.annotate(req, { near_miss: reasons });
     throw agentErrors.noScenario(what, reasons);
   }
 

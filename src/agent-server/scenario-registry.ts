@@ -15,6 +15,8 @@ export class ScenarioRegistry {
   private startup: Scenario[] = [];
   private ordered: Scenario[] | undefined;
   private objects = 0;
+  /** Told when the set changes (the mock's change feed). */
+  onChange: ((action: "loaded" | "removed" | "reset", names: readonly string[]) => void) | undefined;
 
   /** Reads files, folders and scenario objects, checks them all and adds them; nothing is added if one is bad. */
   load(inputs: readonly (string | ScenarioInput)[]): string[] {
@@ -34,7 +36,9 @@ export class ScenarioRegistry {
     if (problems.length) throw new LoadError(problems, "scenarios");
     this.loaded = [...this.loaded, ...checked.scenarios];
     this.ordered = undefined;
-    return checked.scenarios.map((s) => s.name);
+    const names = checked.scenarios.map((s) => s.name);
+    this.onChange?.("loaded", names);
+    return names;
   }
 
   /** Marks the current set as the one reset() returns to. */
@@ -45,13 +49,16 @@ export class ScenarioRegistry {
   reset(): void {
     this.loaded = this.startup;
     this.ordered = undefined;
+    this.onChange?.("reset", this.loaded.map((s) => s.name));
   }
 
   remove(name: string): boolean {
     const before = this.loaded.length;
     this.loaded = this.loaded.filter((s) => s.name !== name);
     this.ordered = undefined;
-    return this.loaded.length !== before;
+    const removed = this.loaded.length !== before;
+    if (removed) this.onChange?.("removed", [name]);
+    return removed;
   }
 
   get(name: string): Scenario | undefined {

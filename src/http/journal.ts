@@ -17,6 +17,8 @@ export interface JournalEntry {
   fault: { id: string; kind: string } | null;
   received_at: string;
   duration_ms: number;
+  /** What the mock noted while answering, when anything: the run and scenario, or why no scenario matched. */
+  note?: Record<string, unknown>;
 }
 
 export interface JournalFilter {
@@ -45,6 +47,9 @@ type StoredBody = { text: string } | { truncated: { $truncated: true; size: numb
 
 type StoredEntry = Omit<JournalEntry, "body"> & { stored: StoredBody };
 
+/** Notes made while a request is being answered, until it is recorded. */
+const notes = new WeakMap<Request, Record<string, unknown>>();
+
 /**
  * The request journal behind `GET /_mock/requests`. It keeps each body as the client sent it (the
  * text jsonBody() read; validation later trims and fills the parsed body in place), cut to a preview
@@ -55,6 +60,8 @@ type StoredEntry = Omit<JournalEntry, "body"> & { stored: StoredBody };
 export class Journal {
   private entries: StoredEntry[] = [];
   private nextId = 1;
+  /** Told of each entry recorded; `read` builds the entry as list() returns it, only when called. */
+  onRecord: ((read: () => JournalEntry) => void) | undefined;
 
   constructor(
     private readonly clock: MockClock,
@@ -86,19 +93,12 @@ export class Journal {
         (filter.route === undefined || e.route === filter.route),
     );
     if (filter.limit !== undefined) matches = filter.limit <= 0 ? [] : matches.slice(-filter.limit);
-    return matches.map(({ stored, ...e }) => ({
-      id: e.id,
-      method: e.method,
-      path: e.path,
-      query: { ...e.query },
-      headers: { ...e.headers },
-      body: bodyOf(stored),
-      status: e.status,
-      route: e.route,
-      fault: e.fault && { ...e.fault },
-      received_at: e.received_at,
-      duration_ms: e.duration_ms,
-    }));
+    return matches.map(publicEntry);
+  }
+
+  /** Adds facts to the entry this request will get (the scenario that answered, near misses…). */
+  annotate(req: Request, note: Record<string, unknown>): void {
+    notes.set(req, { ...notes.get(req), ...note });
   }
 
   clear(): void {
@@ -107,7 +107,7 @@ export class Journal {
   }
 
   private record(req: Request, path: string, status: number, locals: Record<string, unknown>, started: number, durationMs: number): void {
-    this.entries.push({
+    const entry: StoredEntry = {
       id: this.nextId++,
       method: req.method,
       path,
@@ -119,8 +119,12 @@ export class Journal {
       fault: (locals.fault as JournalEntry["fault"]) ?? null,
       received_at: formatTimestamp(started),
       duration_ms: Math.round(durationMs * 1000) / 1000,
-    });
+    };
+    const note = notes.get(req);
+    if (note) entry.note = note;
+    this.entries.push(entry);
     if (this.entries.length > this.options.maxEntries) this.entries.splice(0, this.entries.length - this.options.maxEntries);
+    this.onRecord?.(() => publicEntry(entry));
   }
 
   private storeBody(req: Request): StoredBody {
@@ -136,6 +140,25 @@ export class Journal {
     if (text === undefined || Buffer.byteLength(text) <= max) return { value: text === undefined ? null : JSON.parse(text) };
     return { truncated: { $truncated: true, size: Buffer.byteLength(text), preview: Buffer.from(text).subarray(0, max).toString("utf8") } };
   }
+}
+
+/** An entry as readers get it: their own copy, the body parsed again. */
+function publicEntry({ stored, ...e }: StoredEntry): JournalEntry {
+  const entry: JournalEntry = {
+    id: e.id,
+    method: e.method,
+    path: e.path,
+    query: { ...e.query },
+    headers: { ...e.headers },
+    body: bodyOf(stored),
+    status: e.status,
+    route: e.route,
+    fault: e.fault && { ...e.fault },
+    received_at: e.received_at,
+    duration_ms: e.duration_ms,
+  };
+  if (e.note) entry.note = structuredClone(e.note);
+  return entry;
 }
 
 function bodyOf(stored: StoredBody): unknown {

@@ -9,6 +9,11 @@ export class Collection<T> {
   private saved = new Map<string, T>();
   /** Incremented on every write; derived views (sorted lists, indexes) cache against it. */
   version = 0;
+  /**
+   * Told of every write (id and new record, undefined for a delete; no id for clear or restore), for
+   * the mock's change feed. One optional call per write keeps writes cheap when nobody watches.
+   */
+  onWrite: ((id: string | undefined, record: T | undefined, previous: T | undefined) => void) | undefined;
 
   constructor(readonly name: string) {}
 
@@ -25,20 +30,27 @@ export class Collection<T> {
   }
 
   set(id: string, record: T): T {
+    const previous = this.onWrite && this.items.get(id);
     this.items.set(id, record);
     this.version++;
+    this.onWrite?.(id, record, previous);
     return record;
   }
 
   delete(id: string): boolean {
+    const previous = this.onWrite && this.items.get(id);
     const deleted = this.items.delete(id);
-    if (deleted) this.version++;
+    if (deleted) {
+      this.version++;
+      this.onWrite?.(id, undefined, previous);
+    }
     return deleted;
   }
 
   clear(): void {
     this.items.clear();
     this.version++;
+    this.onWrite?.(undefined, undefined, undefined);
   }
 
   /** Records in insertion order. */
@@ -64,5 +76,6 @@ export class Collection<T> {
   restore(): void {
     this.items = new Map(this.saved);
     this.version++;
+    this.onWrite?.(undefined, undefined, undefined);
   }
 }

@@ -60,7 +60,7 @@ function sameId(value: string | null, wanted: string | undefined): boolean {
 }
 
 /** Nested client JSON is cloned too: a test changing what it was handed must not change the record. */
-function toCaptured(r: FeedbackRecord): CapturedFeedback {
+export function toCaptured(r: FeedbackRecord): CapturedFeedback {
   const f = r.feedback;
   return {
     id: f.id,

@@ -1,0 +1,80 @@
+import type { MockContext } from "./context.js";
+import type { AgentServer } from "./agent-server/index.js";
+import { adminRunResponse, runCollection, type RunRecord } from "./agent-server/runs.js";
+import type { Frame } from "./agent-server/run-execution.js";
+import { formatTimestamp } from "./core/clock.js";
+import { toCaptured } from "./tracing/captured-feedback.js";
+import { feedbackCollection } from "./tracing/feedback-records.js";
+import type { Deployment, RevisionEntry } from "./control-plane/deployments-store.js";
+
+const TERMINAL = new Set(["success", "error", "timeout", "interrupted"]);
+
+/**
+ * Connects the mock's state to its change feed (`ctx.events`, served as `GET /_mock/events`): runs,
+ * their events, feedback, the request journal, scenarios, the clock and deployments. Every emit
+ * builds its payload only when someone is listening.
+ */
+export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
+  const bus = ctx.events;
+
+  runCollection(ctx).onWrite = (id, run, previous) => {
+    if (id === undefined) return; // restore(): the "reset" event says it
+    if (!run) return bus.emit("run.removed", () => ({ run_id: id }));
+    if (!previous) {
+      bus.emit("run.created", () => adminRunResponse(run));
+      // The execution is registered right after the record; its events are replayed on subscribe.
+      queueMicrotask(() => followEvents(ctx, agent, run));
+    } else if (run.status !== previous.status) {
+      bus.emit(TERMINAL.has(run.status) ? "run.ended" : "run.updated", () => adminRunResponse(run));
+    }
+  };
+
+  feedbackCollection(ctx).onWrite = (id, record, previous) => {
+    if (id === undefined) return bus.emit("feedback.cleared", () => ({}));
+    if (!record) return bus.emit("feedback.deleted", () => ({ id }));
+    bus.emit(previous ? "feedback.updated" : "feedback.recorded", () => toCaptured(record));
+  };
+
+  ctx.journal.onRecord = (read) => bus.emit("request.journaled", read);
+
+  agent.scenarios.onChange = (action, names) => bus.emit(`scenarios.${action}`, () => ({ names: [...names] }));
+
+  ctx.clock.onChange((now, cause) => bus.emit("clock.moved", () => ({ now: formatTimestamp(now), cause })));
+
+  ctx.store.collection<Deployment>("deployments").onWrite = (id, deployment) => {
+    if (id !== undefined) bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: !deployment }));
+  };
+  ctx.store.collection<RevisionEntry>("revisions").onWrite = (id, entry) => {
+    if (entry) bus.emit("deployment.changed", () => ({ deployment_id: entry.deployment_id, revision_id: id, status: entry.revision.status }));
+  };
+}
+
+/** Forwards a run's stream events to the feed as `run.event`. */
+function followEvents(ctx: MockContext, agent: AgentServer, run: RunRecord): void {
+  const execution = agent.runs.execution(run.run_id);
+  if (!execution) return;
+  execution.subscribe({
+    frame: (frame) => ctx.events.emit("run.event", () => ({ run_id: run.run_id, ...timelineEntry(frame, run.created_at) })),
+    heartbeat: () => {},
+    end: () => {},
+  });
+}
+
+/** One event of a run as the inspector's timeline shows it. */
+export function timelineEntry(frame: Frame, runCreatedAt: number) {
+  let data: unknown;
+  try {
+    data = JSON.parse(frame.data);
+  } catch {
+    data = frame.data;
+  }
+  return {
+    id: frame.id,
+    event: frame.event,
+    mode: frame.mode,
+    size: Buffer.byteLength(frame.data),
+    at: formatTimestamp(frame.at),
+    offset_ms: frame.at - runCreatedAt,
+    data,
+  };
+}

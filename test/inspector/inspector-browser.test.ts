@@ -1,0 +1,329 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { Client } from "@langchain/langgraph-sdk";
+import { startMockServer, type MockServer } from "../../src/index.js";
+import { readDocuments } from "../../src/core/read-documents.js";
+import { validateScenarioDocuments } from "../../src/agent-server/scenario-validation.js";
+import { formatProblem, type LoadProblem } from "../../src/core/load-error.js";
+
+/**
+ * The inspector page driven in the system Chromium (docs/inspector.md). One browser for the file, a
+ * fresh context per test. Screenshots go to a temporary folder; with UPDATE_SCREENSHOTS=1 they
+ * replace the ones docs/inspector.md shows (docs/images/).
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const SHOTS = process.env.UPDATE_SCREENSHOTS ? fileURLToPath(new URL("../../docs/images/", import.meta.url)) : mkdtempSync(join(tmpdir(), "inspector-shots-"));
+
+const json = (res: Response): Promise<any> => res.json();
+const user = (content: string) => ({ messages: [{ role: "user", content }] });
+const SCENARIOS = [
+  {
+    name: "slow-weather",
+    description: "Answers a weather question after 1.5 s of mock time",
+    match: { input: { messages: [{ content: { $contains: "weather" } }] } },
+    events: [
+      { event: "values", data: { messages: [{ type: "human", id: "m1", content: "{{input.messages.0.content}}" }] } },
+      {
+        event: "values",
+        delay_ms: 1500,
+        data: { messages: [{ type: "human", id: "m1", content: "{{input.messages.0.content}}" }, { type: "ai", id: "m2", content: "Sunny, 21 °C in Paris." }] },
+      },
+    ],
+  },
+  {
+    name: "quick-thanks",
+    match: { input: { messages: [{ content: { $contains: "thanks" } }] } },
+    events: [{ event: "values", data: { messages: [{ type: "ai", id: "m3", content: "You're welcome!" }] } }],
+  },
+];
+
+let browser: Browser;
+let mock: MockServer;
+let client: Client;
+let context: BrowserContext;
+let page: Page;
+/** Every URL the page asked for: all must be the mock's own. */
+let requested: string[];
+
+beforeAll(async () => {
+  // Stream delays wait for the test to move the clock, so the page can be watched mid-run.
+  mock = await startMockServer({ seed: 42, scenarios: SCENARIOS, lifecycle: "timed", lifecycleStep: "30s", clock: { autoAdvance: false } });
+  client = new Client({ apiUrl: mock.url });
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await mock?.close();
+  if (!process.env.UPDATE_SCREENSHOTS) rmSync(SHOTS, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  mock.reset();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
+  page = await context.newPage();
+  page.setDefaultTimeout(8000);
+  requested = [];
+  page.on("request", (r) => requested.push(r.url()));
+});
+
+afterEach(async () => {
+  await context.close();
+  expect(requested.length).toBeGreaterThan(0);
+  expect(requested.filter((url) => !url.startsWith(`${mock.url}/`))).toEqual([]);
+});
+
+/** Opens a section and waits until the page follows the change feed. */
+async function openInspector(hash: string): Promise<void> {
+  await page.goto(`${mock.inspectorUrl}${hash}`);
+  await page.locator('#live[data-state="live"]').waitFor();
+}
+
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+
+async function collectRun(stream: AsyncIterable<{ event: string }>): Promise<string[]> {
+  const events: string[] = [];
+  for await (const chunk of stream) events.push(chunk.event);
+  return events;
+}
+
+async function createThread(): Promise<string> {
+  return (await client.threads.create()).thread_id;
+}
+
+describe("inspector in Chromium", () => {
+  it("GET / in a browser links to the inspector; API clients still get 404", async () => {
+    await page.goto(`${mock.url}/`);
+    await page.getByRole("link", { name: "inspector" }).click();
+    await page.locator('#live[data-state="live"]').waitFor();
+    expect(new URL(page.url()).pathname).toBe("/_mock/ui");
+    const api = await fetch(`${mock.url}/`, { headers: { accept: "application/json" } });
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({ detail: "Not Found" });
+  });
+
+  it("a run streamed by the SDK appears live, with its events on the mock's clock, its ending and its feedback URL", async () => {
+    await openInspector("#/runs");
+    expect(await page.locator("#runs-list").textContent()).toContain("No runs yet");
+    const thread = await createThread();
+    const chunks: { event: string; data: unknown }[] = [];
+    const streamed = (async () => {
+      for await (const chunk of client.runs.stream(thread, "agent", { input: user("What's the weather in Paris?"), streamMode: "values", feedbackKeys: ["user_liked"] })) chunks.push(chunk);
+    })();
+
+    // The run shows up without a reload, still running: its second event waits for the clock.
+    const row = page.locator("#runs-list tr[data-run]");
+    await row.locator(".badge", { hasText: "running" }).waitFor();
+    const runId = (await row.getAttribute("data-run"))!;
+    expect(await row.textContent()).toContain("slow-weather");
+    await row.getByRole("link").click();
+    await page.locator("#run-title", { hasText: runId }).waitFor();
+    const timeline = page.locator("#run-timeline > li");
+    await timeline.nth(1).waitFor();
+    expect(await timeline.count()).toBe(2);
+    expect(await page.locator("#run-ending").textContent()).toContain("Streaming");
+
+    mock.clock.advance("1500ms");
+    await page.locator("#run-ending", { hasText: "Ended" }).waitFor();
+    await streamed;
+    const names = await page.locator("#run-timeline .ev-name").allTextContents();
+    expect(names).toEqual(["metadata", "values", "values", "feedback"]);
+    expect(chunks.map((c) => c.event)).toEqual(["metadata", "values", "values", "feedback"]);
+    const offsets = await page.locator("#run-timeline .ev-offset").allTextContents();
+    expect(offsets).toEqual(["+0.000 s", "+0.000 s", "+1.500 s", "+1.500 s"]);
+    expect(await page.locator("#run-ending .badge").textContent()).toBe("success");
+    const feedbackUrl = (chunks.at(-1)!.data as Record<string, string>).user_liked!;
+    expect(await page.locator("#run-feedback-urls").textContent()).toContain(feedbackUrl);
+
+    // The payload is pretty-printed when the event is opened (keyboard: focus the summary, Enter).
+    await page.locator("#run-timeline summary").nth(2).focus();
+    await page.keyboard.press("Enter");
+    const payload = await page.locator("#run-timeline details[open] pre").textContent();
+    expect(JSON.parse(payload!)).toMatchObject({ messages: [{ content: "What's the weather in Paris?" }, { type: "ai", content: "Sunny, 21 °C in Paris." }] });
+    expect(payload).toContain('\n  "messages": [');
+    await shot("inspector-run");
+
+    // The list, newest first, with a second run still waiting for the clock.
+    for await (const _ of client.runs.stream(thread, "agent", { input: user("thanks!") }));
+    const second = collectRun(client.runs.stream(await createThread(), "agent", { input: user("And the weather tomorrow?") }));
+    await page.goto(`${mock.inspectorUrl}#/runs`);
+    const rows = page.locator("#runs-list tr[data-run]");
+    await rows.nth(2).waitFor();
+    await rows.nth(0).locator(".badge", { hasText: "running" }).waitFor();
+    expect(await rows.locator("td:nth-child(3)").allTextContents()).toEqual(["slow-weather", "quick-thanks", "slow-weather"]);
+    await shot("inspector-runs");
+    mock.clock.advance("1500ms");
+    expect(await second).toEqual(["metadata", "values", "values"]);
+    await rows.nth(0).locator(".badge", { hasText: "success" }).waitFor();
+  });
+
+  it("feedback posted through a token URL appears live and links to its run, and back", async () => {
+    const thread = await createThread();
+    // Only the SDK's stream() sends feedback_keys.
+    for await (const _ of client.runs.stream(thread, "agent", { input: user("thanks!"), feedbackKeys: ["user_liked", "helpful"] }));
+    const run = (await json(await fetch(`${mock.url}/_mock/runs?scenario=quick-thanks`))).items[0];
+    await openInspector("#/feedback");
+    expect(await page.locator("#feedback-list").textContent()).toContain("No feedback captured yet");
+
+    const posted = await fetch(run.feedback_urls.user_liked, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ score: 1, comment: "Spot on" }) });
+    expect(posted.status).toBe(200);
+    const row = page.locator("#feedback-list tr[data-feedback]");
+    await row.waitFor();
+    expect(await row.locator("td").allTextContents()).toEqual([expect.any(String), "user_liked", "1", "—", "Spot on", `…${run.run_id.slice(-8)}`, "quick-thanks", "token URL (POST)"]);
+    await shot("inspector-feedback");
+
+    // Feedback → run: the run shows the feedback it received…
+    await row.getByRole("link", { name: run.run_id.slice(-8) }).click();
+    await page.locator("#run-title", { hasText: run.run_id }).waitFor();
+    expect(await page.locator("#run-feedback").textContent()).toContain("user_liked score 1 — “Spot on”");
+    expect(await page.locator("#run-feedback-urls").textContent()).toContain(run.feedback_urls.helpful);
+    // …and run → feedback: its link opens the feedback list filtered to that run.
+    await page.locator("#run-feedback a", { hasText: "user_liked" }).click();
+    await page.locator("#feedback-list tr[data-feedback]").waitFor();
+    expect(await page.locator("#fb-run").inputValue()).toBe(run.run_id);
+    await page.locator("#fb-run").fill("00000000");
+    await page.locator("#feedback-list", { hasText: "No feedback matches these filters." }).waitFor();
+  });
+
+  it("the request journal shows the scenario that answered and why an unmatched run missed", async () => {
+    const thread = await createThread();
+    await client.runs.wait(thread, "agent", { input: user("thanks!") });
+    await expect(client.runs.wait(thread, "agent", { input: user("hello?") })).rejects.toThrow();
+    await openInspector("#/requests");
+    const rows = page.locator("#requests-list tr[data-request]");
+    await rows.nth(2).waitFor();
+    const miss = rows.nth(0);
+    expect(await miss.textContent()).toContain("No scenario matched");
+    expect(await miss.locator(".near-miss li").allTextContents()).toEqual([
+      'slow-weather: input.messages[0].content does not contain "weather"',
+      'quick-thanks: input.messages[0].content does not contain "thanks"',
+    ]);
+    expect(await rows.nth(1).textContent()).toContain("/threads/:thread_id/runs/wait");
+    expect(await rows.nth(1).textContent()).toContain("scenario quick-thanks → run");
+    // Filters: only the run that missed.
+    await page.locator("#rq-status").selectOption("miss");
+    expect(await rows.count()).toBe(1);
+    await page.locator("#rq-status").selectOption("");
+    await shot("inspector-requests");
+    // New requests arrive live.
+    await client.threads.create();
+    await rows.nth(3).waitFor();
+    expect(await rows.nth(0).textContent()).toContain("POST/threads");
+  });
+
+  it("a scenario pasted with a mistake shows validate's message; a good one loads and can be removed", async () => {
+    await openInspector("#/scenarios");
+    await page.locator("#scenarios-list article").nth(1).waitFor();
+    expect(await page.locator("#scenarios-list .scenario-head strong").allTextContents()).toEqual(["slow-weather", "quick-thanks"]);
+    const bad = "name: greeting\nmatch:\n  input: { messages: [ { content: { $startsWith: hi } } ] }\nevents:\n  - event: values\n    data: { messages: [] }\n";
+    await page.locator("#scenario-text").fill(bad);
+    await page.getByRole("button", { name: "Load" }).click();
+    const problems = page.locator("[data-problems]");
+    await problems.waitFor();
+    // What `agent-platform-mock validate` says about the same content in a file.
+    const dir = mkdtempSync(join(tmpdir(), "inspector-validate-"));
+    const file = join(dir, "greeting.yaml");
+    writeFileSync(file, bad);
+    const expected: LoadProblem[] = [];
+    const docs = readDocuments([file], expected, true);
+    expected.push(...validateScenarioDocuments(docs));
+    rmSync(dir, { recursive: true });
+    expect(expected.length).toBeGreaterThan(0);
+    const lines = expected.map((p) => formatProblem({ ...p, file: "<POST /_mock/scenarios>.yaml" }));
+    expect(await problems.textContent()).toBe(`${expected.length} problem${expected.length === 1 ? "" : "s"} found:\n${lines.join("\n")}`);
+    await shot("inspector-scenarios");
+
+    await page.locator("#scenario-text").fill(bad.replace("$startsWith", "$contains"));
+    await page.locator("#scenario-text").press("Control+Enter");
+    await page.locator("#scenario-result", { hasText: "Loaded 'greeting'." }).waitFor();
+    await page.locator("#scenarios-list [data-scenario=greeting]").waitFor();
+    expect((await fetch(`${mock.url}/_mock/scenarios`).then(json)).items.map((s: { name: string }) => s.name)).toEqual(["slow-weather", "quick-thanks", "greeting"]);
+
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: "Remove scenario greeting" }).click();
+    await page.locator("#scenarios-list [data-scenario=greeting]").waitFor({ state: "detached" });
+    expect((await fetch(`${mock.url}/_mock/scenarios`).then(json)).count).toBe(2);
+  });
+
+  it("advancing the clock moves a deployment through its lifecycle states", async () => {
+    const created = await fetch(`${mock.url}/v2/deployments`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "inspector-demo",
+        source: "github",
+        source_config: { integration_id: "3b0e7a4c-5f1d-4c8e-9a2b-6d7f8e9a0b1c", repo_url: "https://github.com/acme-corp/react-agent", deployment_type: "dev" },
+        source_revision_config: { repo_ref: "main", langgraph_config_path: "langgraph.json" },
+        secrets: [],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const deployment = await json(created);
+    await openInspector("#/deployments");
+    const card = page.locator(`[data-deployment="${deployment.id}"]`);
+    const current = card.locator(".steps li[aria-current=step]");
+    await current.waitFor();
+    expect(await current.textContent()).toBe("CREATING");
+    expect(await page.locator("#lifecycle-hint").textContent()).toBe("lifecycle: timed, 30s per step");
+    const seen = ["CREATING"];
+    for (const next of ["QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"]) {
+      await page.getByRole("button", { name: "Advance one lifecycle step" }).click();
+      await card.locator(".steps li[aria-current=step]", { hasText: next }).waitFor();
+      seen.push(next);
+      if (next === "BUILDING") await shot("inspector-deployments");
+    }
+    expect(seen.at(-1)).toBe("DEPLOYED");
+    expect(await card.locator(".deployment-head").textContent()).toContain("READY");
+    const revision = await json(await fetch(`${mock.url}/v2/deployments/${deployment.id}/revisions/${deployment.latest_revision_id}`));
+    expect(revision.status).toBe("DEPLOYED");
+  });
+
+  it("controls move and set the clock, reset, and show the options; dark and narrow layouts render", async () => {
+    await context.close();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "dark" });
+    page = await context.newPage();
+    page.setDefaultTimeout(8000);
+    page.on("request", (r) => requested.push(r.url()));
+    await openInspector("#/controls");
+    await page.locator("#ctl-now", { hasText: "2026-01-15 09:00:00.000 UTC" }).waitFor();
+    await page.locator("#advance-by").fill("1h30m");
+    await page.locator("#advance-by").press("Enter");
+    await page.locator("#ctl-now", { hasText: "2026-01-15 10:30:00.000 UTC" }).waitFor();
+    expect(mock.clock.now().toISOString()).toBe("2026-01-15T10:30:00.000Z");
+    await page.locator("#advance-by").fill("soon");
+    await page.getByRole("button", { name: "Advance", exact: true }).click();
+    await page.locator("#clock-result", { hasText: 'advance must be a duration such as "250ms"' }).waitFor();
+    // A change made elsewhere (the test's own clock) reaches the page through the feed.
+    mock.clock.set("2026-02-01T12:00:00Z");
+    await page.locator("#clock", { hasText: "2026-02-01 12:00:00.000 UTC" }).waitFor();
+    const options = await page.locator("#options").textContent();
+    expect(options).toContain("seed42");
+    expect(options).toContain("lifecycletimed (30s per step when timed)");
+    const bg = await page.evaluate("getComputedStyle(document.body).backgroundColor");
+    expect(bg).toBe("rgb(18, 20, 24)");
+    await shot("inspector-controls-dark");
+    await page.locator("#reset-scope").selectOption("all");
+    await page.getByRole("button", { name: "Reset" }).click();
+    await page.locator("#ctl-now", { hasText: "2026-01-15 09:00:00.000 UTC" }).waitFor();
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    const thread = await createThread();
+    for await (const _ of client.runs.stream(thread, "agent", { input: user("thanks!") }));
+    const runId = (await json(await fetch(`${mock.url}/_mock/runs`))).items[0].run_id;
+    await page.goto(`${mock.inspectorUrl}#/runs/${runId}`);
+    await page.locator("#run-ending", { hasText: "Ended" }).waitFor();
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot("inspector-narrow");
+  });
+});
