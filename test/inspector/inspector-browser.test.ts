@@ -18,6 +18,7 @@ import { formatProblem, type LoadProblem } from "../../src/core/load-error.js";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? fileURLToPath(new URL("../../docs/images/", import.meta.url)) : mkdtempSync(join(tmpdir(), "inspector-shots-"));
 
+const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 const json = (res: Response): Promise<any> => res.json();
 const user = (content: string) => ({ messages: [{ role: "user", content }] });
 const SCENARIOS = [
@@ -219,6 +220,12 @@ describe("inspector in Chromium", () => {
     await client.threads.create();
     await rows.nth(3).waitFor();
     expect(await rows.nth(0).textContent()).toContain("POST/threads");
+    // A request an injected fault answered says which rule fired.
+    const rule = { id: "info-down", match: { method: "GET", path: "/api/v1/info" }, fault: { status: { status: 503, body: { detail: "down" } } } };
+    expect((await post(`${mock.url}/_mock/faults`, rule)).status).toBe(201);
+    expect((await fetch(`${mock.url}/api/v1/info`)).status).toBe(503);
+    await rows.nth(4).waitFor();
+    expect(await rows.nth(0).textContent()).toContain("fault injected: status (rule info-down)");
   });
 
   it("a scenario pasted with a mistake shows validate's message; a good one loads and can be removed", async () => {
