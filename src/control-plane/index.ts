@@ -29,6 +29,7 @@ export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpSe
   return {
     name: "control-plane",
     prefixes: [""],
+    securityScheme: "apiKey",
     authenticate: apiKeyCheck(ctx.options.apiKey, () => controlPlaneErrors.invalidToken()),
     cors: false,
     bodyError: controlPlaneErrors.badBody,
