@@ -3,7 +3,9 @@ import { MockContext } from "./context.js";
 import { errorHandler, notFound } from "./http/fallback.js";
 import { readFixtures } from "./store/fixtures.js";
 import type { MockOptions } from "./options.js";
-import { controlPlane } from "./control-plane/index.js";
+import { controlPlaneModule } from "./control-plane/index.js";
+import { McpFixtureServers } from "./control-plane/mcp-fixture-servers.js";
+import { fixtureServersModule } from "./control-plane/mcp-fixture-routes.js";
 import { agentServer } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
 import { Registrar } from "./http/registrar.js";
@@ -40,7 +42,12 @@ export function createApp(options: MockOptions = {}): Express {
   registrar.mount(app, adminModule(ctx, control, [adminDocsRoute(registrar), ...inspectorRoutes(ctx, new InspectorData(ctx, agent))]));
   registrar.mount(app, apiDocsModule(registrar));
   registrar.mount(app, tracingModule(ctx));
-  app.use(controlPlane(ctx, fixtures));
+  const mcpServers = new McpFixtureServers(ctx);
+  const controlPlane = controlPlaneModule(ctx, fixtures, mcpServers);
+  registrar.mount(app, controlPlane);
+  registrar.mount(app, fixtureServersModule(mcpServers));
+  // The seed phase: tenants → integrations → providers → fixture servers → deployments.
+  controlPlane.seed?.();
   app.use(agent.router);
   fixtures.finish();
   for (const rule of readFaultRules(options.faults ?? [])) ctx.faults.add(rule);

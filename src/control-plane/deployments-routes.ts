@@ -1,19 +1,14 @@
-import type { Request } from "express";
 import type { MockContext } from "../context.js";
-import type { FixtureSet } from "../store/fixtures.js";
 import { formatTimestamp } from "../core/clock.js";
 import { getOwn, isPlainObject } from "../core/json.js";
-import { isUuid } from "../core/random.js";
-import { validateBody, validateQuery } from "../http/validate.js";
-import type { ControlPlaneRoutes } from "./index.js";
-import type { Tenancy } from "./tenancy.js";
+import { object, reply, route, UUID, type RouteSpec } from "../http/route.js";
 import { controlPlaneErrors } from "./errors.js";
 import { IMMUTABLE_FIELDS, NAME_PATTERN, SOURCE_RULES, sourceProblems } from "./deployments-rules.js";
-import { schemaKeys, uuidKeys, type ConfigObject, type Deployment, type DeploymentSource } from "./deployments-store.js";
-import { agentUrl, createDeployments, deploymentIdOf, requireDeployment, toWire, validateRequest, type Deployments } from "./deployments-service.js";
+import { schemaKeys, type ConfigObject, type Deployment, type DeploymentSource } from "./deployments-store.js";
+import { agentUrl, requireDeployment, toWire, type Deployments } from "./deployments-service.js";
 import { listDeployments, type DeploymentListQuery } from "./deployments-query.js";
-import { loadDeploymentFixtures } from "./deployments-fixtures.js";
 import { integrationCollection } from "./integrations-store.js";
+import { TENANT_HEADER, type TenantHeader } from "./tenant-header.js";
 
 const SCHEMA = "control-plane/deployment.json#/$defs/";
 
@@ -40,130 +35,169 @@ interface PatchBody {
   secret_references?: Deployment["secret_references"];
 }
 
+const DEPLOYMENT = `${SCHEMA}Deployment`;
+const DEPLOYMENT_PATH = object({ deployment_id: UUID });
+
 /**
  * `/v2/deployments` (control-plane-notes §6, DESIGN §2): list with filters, create, get, patch,
- * delete and bulk delete, scoped by X-Tenant-Id. Seeds the store from the `deployments` and
- * `generate.deployments` fixture sections.
+ * delete and bulk delete, scoped by X-Tenant-Id.
  */
-export function deploymentsRoutes(ctx: MockContext, on: ControlPlaneRoutes, fixtures: FixtureSet, tenancy: Tenancy): void {
-  const deployments = createDeployments(ctx, tenancy);
-  const { store, lifecycle } = deployments;
-  loadDeploymentFixtures(ctx, fixtures, deployments);
+export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): RouteSpec[] {
+  const { store, lifecycle, tenancy } = deployments;
 
-  on.get("/v2/deployments", (req, res) => {
-    const query = validateQuery<DeploymentListQuery>(`${SCHEMA}DeploymentListQuery`, req.query);
-    lifecycle.catchUp();
-    const page = listDeployments(store, tenancy.tenantOf(req), query);
-    res.json({ resources: page.resources.map((d) => toWire(ctx, req, d)), offset: page.offset });
-  });
+  return [
+    route<{ query: DeploymentListQuery; headers: TenantHeader }>({
+      name: "deployments.list",
+      method: "GET",
+      path: "/v2/deployments",
+      query: `${SCHEMA}DeploymentListQuery`,
+      headers: TENANT_HEADER,
+      responses: { 200: `${SCHEMA}DeploymentsList` },
+      handler: ({ query, headers, scope }) => {
+        lifecycle.catchUp();
+        const page = listDeployments(store, tenancy.tenantOf(headers["x-tenant-id"]), query);
+        return { resources: page.resources.map((d) => toWire(scope, d)), offset: page.offset };
+      },
+    }),
+    route<{ headers: TenantHeader; body: CreateBody }>({
+      name: "deployments.create",
+      method: "POST",
+      path: "/v2/deployments",
+      headers: TENANT_HEADER,
+      body: `${SCHEMA}DeploymentCreateRequest`,
+      responses: { 201: DEPLOYMENT },
+      handler: ({ headers, body, scope }) => {
+        const tenantId = tenancy.tenantOf(headers["x-tenant-id"]);
+        if (!NAME_PATTERN.test(body.name)) throw controlPlaneErrors.invalidName(body.name);
+        const rule = SOURCE_RULES[body.source];
+        const config = configFrom(body.source_config, "SourceConfig");
+        // Server-owned for hosted sources: whatever the client sends is replaced below.
+        if (rule.hosted) config.custom_url = null;
+        if (config.deployment_type === null && rule.config.includes("deployment_type")) config.deployment_type = DEFAULT_DEPLOYMENT_TYPE;
+        const revisionConfig: ConfigObject = { ...revisionConfigFrom(body.source_revision_config), repo_commit_sha: commitFor(ctx, body.source) };
+        const startsRevision = !rule.firstRevisionWaitsFor || isSet(revisionConfig[rule.firstRevisionWaitsFor]);
+        const problem = sourceProblems(body.source, config, revisionConfig, { startsRevision })[0];
+        if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
+        requireIntegration(ctx, config.integration_id);
+        if (store.nameTaken(tenantId, body.name)) throw controlPlaneErrors.duplicateName(body.name);
 
-  on.post("/v2/deployments", (req, res) => {
-    const body = validateBody<CreateBody>(`${SCHEMA}DeploymentCreateRequest`, req.body);
-    const tenantId = tenancy.tenantOf(req);
-    if (!NAME_PATTERN.test(body.name)) throw controlPlaneErrors.invalidName(body.name);
-    const rule = SOURCE_RULES[body.source];
-    const config = configFrom(body.source_config, "SourceConfig");
-    // Server-owned for hosted sources: whatever the client sends is replaced below.
-    if (rule.hosted) config.custom_url = null;
-    if (config.deployment_type === null && rule.config.includes("deployment_type")) config.deployment_type = DEFAULT_DEPLOYMENT_TYPE;
-    const revisionConfig: ConfigObject = { ...revisionConfigFrom(body.source_revision_config), repo_commit_sha: commitFor(ctx, body.source) };
-    const startsRevision = !rule.firstRevisionWaitsFor || isSet(revisionConfig[rule.firstRevisionWaitsFor]);
-    const problem = sourceProblems(body.source, config, revisionConfig, { startsRevision })[0];
-    if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
-    requireIntegration(ctx, config.integration_id);
-    if (store.nameTaken(tenantId, body.name)) throw controlPlaneErrors.duplicateName(body.name);
+        lifecycle.catchUp();
+        const id = ctx.random.uuid4();
+        const stamp = formatTimestamp(ctx.clock.now());
+        if (rule.hosted) config.custom_url = agentUrl(scope.baseUrl, id);
+        const deployment: Deployment = {
+          name: body.name,
+          source: body.source,
+          source_config: config,
+          source_revision_config: revisionConfig,
+          secrets: body.secrets,
+          secret_references: body.secret_references ?? null,
+          id,
+          tenant_id: tenantId,
+          created_at: stamp,
+          updated_at: stamp,
+          status: "AWAITING_DATABASE",
+          latest_revision_id: null,
+          active_revision_id: null,
+          image_version: CURRENT_IMAGE_VERSION,
+        };
+        store.put(deployment, { tag_value_ids: [], remote_reconciled: false, revision_ids: [], fail_next_at: null });
+        if (startsRevision) lifecycle.newRevision(id, body.source, revisionConfig);
+        return toWire(scope, store.deployments.get(id) as Deployment);
+      },
+    }),
+    route<{ query: { deployment_ids: string[] }; headers: TenantHeader }>({
+      name: "deployments.delete_many",
+      method: "DELETE",
+      path: "/v2/deployments",
+      query: `${SCHEMA}DeploymentBulkDeleteQuery`,
+      headers: TENANT_HEADER,
+      // 207: some of the ids were not found (each result says which).
+      responses: { 200: `${SCHEMA}DeploymentBulkDeleteResult`, 207: `${SCHEMA}DeploymentBulkDeleteResult` },
+      handler: ({ query, headers }) => {
+        lifecycle.catchUp();
+        const tenantId = tenancy.tenantOf(headers["x-tenant-id"]);
+        const ids = [...new Set(query.deployment_ids)];
+        const missing = ids.filter((id) => !store.get(tenantId, id));
+        if (missing.length === ids.length) throw controlPlaneErrors.deploymentsNotFound(missing);
+        const results = ids.map((id) => {
+          if (missing.includes(id)) {
+            const error = controlPlaneErrors.deploymentNotFound(id);
+            return { deployment_id: id, status_code: error.status, ...(error.body as { detail: string }) };
+          }
+          remove(deployments, id);
+          return { deployment_id: id, status_code: 204 };
+        });
+        return missing.length ? reply(207, { results }) : { results };
+      },
+    }),
+    route<{ params: { deployment_id: string }; headers: TenantHeader }>({
+      name: "deployments.get",
+      method: "GET",
+      path: "/v2/deployments/{deployment_id}",
+      params: DEPLOYMENT_PATH,
+      headers: TENANT_HEADER,
+      responses: { 200: DEPLOYMENT },
+      handler: ({ params, headers, scope }) => toWire(scope, requireDeployment(deployments, tenancy.tenantOf(headers["x-tenant-id"]), params.deployment_id)),
+    }),
+    route<{ params: { deployment_id: string }; headers: TenantHeader; body: PatchBody }>({
+      name: "deployments.update",
+      method: "PATCH",
+      path: "/v2/deployments/{deployment_id}",
+      params: DEPLOYMENT_PATH,
+      headers: TENANT_HEADER,
+      body: `${SCHEMA}DeploymentPatchRequest`,
+      responses: { 200: DEPLOYMENT },
+      handler: ({ params, headers, body, scope }) => {
+        const deployment = requireDeployment(deployments, tenancy.tenantOf(headers["x-tenant-id"]), params.deployment_id);
+        refuseImmutableChanges(body, deployment);
+        const rule = SOURCE_RULES[deployment.source];
+        const config = { ...deployment.source_config };
+        for (const [key, value] of Object.entries(configFrom(body.source_config ?? {}, "SourceConfig"))) {
+          if (value !== null && !(key === "custom_url" && rule.hosted)) config[key] = value;
+        }
+        const changes = Object.entries(revisionConfigFrom(body.source_revision_config ?? {})).filter(
+          ([key, value]) => value !== null && key !== "repo_commit_sha",
+        );
+        const revisionSource = body.revision_source ?? deployment.source;
+        const newRevision = changes.length > 0 || isSet(body.secrets) || isSet(getOwn(body.source_config, "resource_spec")) || isSet(body.revision_source);
+        // A revision of another source starts from a blank configuration: the old source's fields do not apply.
+        const base = revisionSource === deployment.source ? deployment.source_revision_config : configFrom({}, "SourceRevisionConfig");
+        const revisionConfig: ConfigObject = { ...base, ...Object.fromEntries(changes) };
+        if (newRevision) revisionConfig.repo_commit_sha = commitFor(ctx, revisionSource);
+        // Without a new revision the stored revision configuration stays: it is checked for the source it was built for.
+        const latestSource = (deployment.latest_revision_id && store.revisions.get(deployment.latest_revision_id)?.revision.source) || deployment.source;
+        const problem = newRevision
+          ? sourceProblems(revisionSource, config, revisionConfig, { deploymentSource: deployment.source })[0]
+          : sourceProblems(latestSource, config, deployment.source_revision_config, { startsRevision: false, deploymentSource: deployment.source })[0];
+        if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
 
-    lifecycle.catchUp();
-    const id = ctx.random.uuid4();
-    const stamp = formatTimestamp(ctx.clock.now());
-    if (rule.hosted) config.custom_url = agentUrl(ctx.baseUrl(req), id);
-    const deployment: Deployment = {
-      name: body.name,
-      source: body.source,
-      source_config: config,
-      source_revision_config: revisionConfig,
-      secrets: body.secrets,
-      secret_references: body.secret_references ?? null,
-      id,
-      tenant_id: tenantId,
-      created_at: stamp,
-      updated_at: stamp,
-      status: "AWAITING_DATABASE",
-      latest_revision_id: null,
-      active_revision_id: null,
-      image_version: CURRENT_IMAGE_VERSION,
-    };
-    store.put(deployment, { tag_value_ids: [], remote_reconciled: false, revision_ids: [], fail_next_at: null });
-    if (startsRevision) lifecycle.newRevision(id, body.source, revisionConfig);
-    res.status(201).json(toWire(ctx, req, store.deployments.get(id) as Deployment));
-  });
-
-  on.delete("/v2/deployments", (req, res) => {
-    const query = validateQuery<{ deployment_ids: string[] }>(`${SCHEMA}DeploymentBulkDeleteQuery`, req.query);
-    lifecycle.catchUp();
-    const tenantId = tenancy.tenantOf(req);
-    const ids = [...new Set(query.deployment_ids.map((id) => id.toLowerCase()))];
-    const missing = ids.filter((id) => !store.get(tenantId, id));
-    if (missing.length === ids.length) throw controlPlaneErrors.deploymentsNotFound(missing);
-    const results = ids.map((id) => {
-      if (missing.includes(id)) {
-        const error = controlPlaneErrors.deploymentNotFound(id);
-        return { deployment_id: id, status_code: error.status, ...(error.body as { detail: string }) };
-      }
-      remove(deployments, id);
-      return { deployment_id: id, status_code: 204 };
-    });
-    res.status(missing.length ? 207 : 200).json({ results });
-  });
-
-  on.get("/v2/deployments/:deployment_id", (req, res) => {
-    res.json(toWire(ctx, req, requireDeployment(deployments, req)));
-  });
-
-  on.patch("/v2/deployments/:deployment_id", (req, res) => {
-    // FastAPI validates the request before the handler looks anything up: 422 comes before 404.
-    const [id, body] = validateRequest(() => deploymentIdOf(req), () => validateBody<PatchBody>(`${SCHEMA}DeploymentPatchRequest`, req.body));
-    const deployment = requireDeployment(deployments, req, id);
-    refuseImmutableChanges(req, deployment);
-    const rule = SOURCE_RULES[deployment.source];
-    const config = { ...deployment.source_config };
-    for (const [key, value] of Object.entries(configFrom(body.source_config ?? {}, "SourceConfig"))) {
-      if (value !== null && !(key === "custom_url" && rule.hosted)) config[key] = value;
-    }
-    const changes = Object.entries(revisionConfigFrom(body.source_revision_config ?? {})).filter(
-      ([key, value]) => value !== null && key !== "repo_commit_sha",
-    );
-    const revisionSource = body.revision_source ?? deployment.source;
-    const newRevision = changes.length > 0 || isSet(body.secrets) || isSet(getOwn(body.source_config, "resource_spec")) || isSet(body.revision_source);
-    // A revision of another source starts from a blank configuration: the old source's fields do not apply.
-    const base = revisionSource === deployment.source ? deployment.source_revision_config : configFrom({}, "SourceRevisionConfig");
-    const revisionConfig: ConfigObject = { ...base, ...Object.fromEntries(changes) };
-    if (newRevision) revisionConfig.repo_commit_sha = commitFor(ctx, revisionSource);
-    // Without a new revision the stored revision configuration stays: it is checked for the source it was built for.
-    const latestSource = (deployment.latest_revision_id && store.revisions.get(deployment.latest_revision_id)?.revision.source) || deployment.source;
-    const problem = newRevision
-      ? sourceProblems(revisionSource, config, revisionConfig, { deploymentSource: deployment.source })[0]
-      : sourceProblems(latestSource, config, deployment.source_revision_config, { startsRevision: false, deploymentSource: deployment.source })[0];
-    if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
-
-    store.update({
-      ...deployment,
-      source_config: config,
-      secrets: body.secrets ?? deployment.secrets,
-      secret_references: body.secret_references ?? deployment.secret_references ?? null,
-      updated_at: formatTimestamp(ctx.clock.now()),
-    });
-    if (newRevision) lifecycle.newRevision(deployment.id, revisionSource, revisionConfig);
-    res.json(toWire(ctx, req, store.deployments.get(deployment.id) as Deployment));
-  });
-
-  on.delete("/v2/deployments/:deployment_id", (req, res) => {
-    // There is no tracing project to delete in the mock; the flag is validated and accepted.
-    const [id] = validateRequest(() => deploymentIdOf(req), () => validateQuery(`${SCHEMA}DeploymentDeleteQuery`, req.query));
-    const deployment = requireDeployment(deployments, req, id);
-    remove(deployments, deployment.id);
-    res.status(204).end();
-  });
+        store.update({
+          ...deployment,
+          source_config: config,
+          secrets: body.secrets ?? deployment.secrets,
+          secret_references: body.secret_references ?? deployment.secret_references ?? null,
+          updated_at: formatTimestamp(ctx.clock.now()),
+        });
+        if (newRevision) lifecycle.newRevision(deployment.id, revisionSource, revisionConfig);
+        return toWire(scope, store.deployments.get(deployment.id) as Deployment);
+      },
+    }),
+    route<{ params: { deployment_id: string }; query: { delete_tracing_project: boolean }; headers: TenantHeader }>({
+      name: "deployments.delete",
+      method: "DELETE",
+      path: "/v2/deployments/{deployment_id}",
+      params: DEPLOYMENT_PATH,
+      // There is no tracing project to delete in the mock; the flag is validated and accepted.
+      query: `${SCHEMA}DeploymentDeleteQuery`,
+      headers: TENANT_HEADER,
+      responses: { 204: null },
+      handler: ({ params, headers }) => {
+        const deployment = requireDeployment(deployments, tenancy.tenantOf(headers["x-tenant-id"]), params.deployment_id);
+        remove(deployments, deployment.id);
+      },
+    }),
+  ];
 }
 
 function remove(deployments: Deployments, id: string): void {
@@ -171,14 +205,13 @@ function remove(deployments: Deployments, id: string): void {
   deployments.store.remove(id);
 }
 
-/** A stored configuration: every field the schema object declares, null when the request leaves it out. */
+/**
+ * A stored configuration: every field the schema object declares, null when the request leaves it
+ * out. UUID fields arrive lowercase (the registrar canonicalises `format: uuid`).
+ */
 function configFrom(input: unknown, def: "SourceConfig" | "SourceRevisionConfig"): ConfigObject {
   const out: ConfigObject = {};
-  const uuids = uuidKeys(def);
-  for (const key of schemaKeys(def)) {
-    const value = getOwn(input, key) ?? null;
-    out[key] = uuids.has(key) && typeof value === "string" ? value.toLowerCase() : value;
-  }
+  for (const key of schemaKeys(def)) out[key] = getOwn(input, key) ?? null;
   return out;
 }
 
@@ -199,23 +232,21 @@ export function commitFor(ctx: MockContext, source: DeploymentSource): string | 
 /** `integration_id` must name an integration the mock knows (any kind): 400 otherwise (DESIGN §2). */
 function requireIntegration(ctx: MockContext, integrationId: unknown): void {
   if (typeof integrationId !== "string") return;
-  if (!integrationCollection(ctx).has(integrationId.toLowerCase())) throw controlPlaneErrors.unknownIntegration(integrationId);
+  if (!integrationCollection(ctx).has(integrationId)) throw controlPlaneErrors.unknownIntegration(integrationId);
 }
 
-/** 400 naming the first immutable field (notes §6.5) the patch would change; sending the current value is fine. */
-function refuseImmutableChanges(req: Request, deployment: Deployment): void {
+/**
+ * 400 naming the first immutable field (notes §6.5) the patch would change; sending the current value
+ * is fine. Reads the validated body, which keeps keys the patch schema does not declare (`name`, `source`).
+ */
+function refuseImmutableChanges(body: PatchBody, deployment: Deployment): void {
   for (const field of IMMUTABLE_FIELDS) {
     const path = field.split(".");
-    const sent = valueAt(req.body, path);
-    if (sent !== undefined && sent !== null && JSON.stringify(canonical(sent)) !== JSON.stringify(valueAt(deployment, path))) {
+    const sent = valueAt(body, path);
+    if (sent !== undefined && sent !== null && JSON.stringify(sent) !== JSON.stringify(valueAt(deployment, path))) {
       throw controlPlaneErrors.immutableField(field);
     }
   }
-}
-
-/** Stored UUIDs are lowercase; a client may send any case (pydantic reads both as the same UUID). */
-function canonical(value: unknown): unknown {
-  return typeof value === "string" && isUuid(value) ? value.toLowerCase() : value;
 }
 
 function valueAt(root: unknown, path: readonly string[]): unknown {

@@ -68,17 +68,6 @@ export function schemaKeys(def: string): readonly string[] {
 }
 const keysByDef = new Map<string, readonly string[]>();
 
-/** Keys of a schema object whose values are UUIDs (`format: uuid`): stored lowercase, as pydantic sends UUIDs. */
-export function uuidKeys(def: string): ReadonlySet<string> {
-  let keys = uuidKeysByDef.get(def);
-  if (!keys) {
-    const properties = (schemas().resolve(`control-plane/deployment.json#/$defs/${def}`).properties ?? {}) as Record<string, { format?: string }>;
-    uuidKeysByDef.set(def, (keys = new Set(Object.keys(properties).filter((key) => properties[key]?.format === "uuid"))));
-  }
-  return keys;
-}
-const uuidKeysByDef = new Map<string, ReadonlySet<string>>();
-
 /**
  * The deployments of one mock: wire records, their internal metadata and revisions, in copy-on-write
  * collections (so reset() is a shallow copy), plus a cached newest-first view per tenant that list

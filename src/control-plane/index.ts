@@ -1,34 +1,49 @@
-import { Router } from "express";
 import type { MockContext } from "../context.js";
 import type { FixtureSet } from "../store/fixtures.js";
-import { jsonBody, onBodyProblem } from "../http/json-body.js";
-import { requireApiKey } from "../http/api-key.js";
+import { apiKeyCheck } from "../http/api-key.js";
+import { fastApiInvalid } from "../http/pydantic-issues.js";
+import type { ServiceModule } from "../http/service-module.js";
 import { controlPlaneErrors } from "./errors.js";
 import { Tenancy } from "./tenancy.js";
 import { providersRoutes } from "./providers-routes.js";
+import { ProviderStore } from "./providers-store.js";
+import { seedProviders } from "./providers-fixtures.js";
 import { integrationsRoutes } from "./integrations-routes.js";
+import { seedIntegrations } from "./integrations-fixtures.js";
 import { deploymentsRoutes } from "./deployments-routes.js";
+import { createDeployments } from "./deployments-service.js";
+import { loadDeploymentFixtures } from "./deployments-fixtures.js";
 import { revisionsRoutes } from "./revisions-routes.js";
-
-/** Paths of the control plane; nothing else passes through its middleware. */
-const PREFIXES = ["/v1/integrations", "/v2/auth", "/v2/deployments"];
+import { McpFixtureServers } from "./mcp-fixture-servers.js";
 
 /**
  * The control plane (`{base_url}`): OAuth providers, repository integrations, deployments and
- * revisions. Seeds its collections from the fixtures and returns the router to mount at "/".
+ * revisions. Every route gets the API key check and JSON body parsing from the module. MCP discovery
+ * answers URLs of the fixture MCP servers in-process; pass the instance the `fixture-servers` module
+ * serves (app.ts does) so both see the same servers.
  */
-export function controlPlane(ctx: MockContext, fixtures: FixtureSet): Router {
-  const router = Router();
-  const tenancy = new Tenancy(ctx, fixtures);
-  router.use(PREFIXES, requireApiKey(ctx.options.apiKey, () => controlPlaneErrors.invalidToken()));
-  router.use(PREFIXES, jsonBody(ctx.options.bodyLimit));
-  router.use(PREFIXES, onBodyProblem(controlPlaneErrors.badBody));
-  const on = ctx.routes.on(router);
-  providersRoutes(ctx, on, fixtures, tenancy);
-  integrationsRoutes(ctx, on, fixtures);
-  deploymentsRoutes(ctx, on, fixtures, tenancy);
-  revisionsRoutes(ctx, on);
-  return router;
+export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpServers: McpFixtureServers = new McpFixtureServers(ctx)): ServiceModule {
+  const tenancy = new Tenancy();
+  const providers = new ProviderStore(ctx);
+  const deployments = createDeployments(ctx, tenancy);
+  return {
+    name: "control-plane",
+    prefixes: [""],
+    securityScheme: "apiKey",
+    authenticate: apiKeyCheck(ctx.options.apiKey, () => controlPlaneErrors.invalidToken()),
+    cors: false,
+    bodyError: controlPlaneErrors.badBody,
+    invalid: fastApiInvalid,
+    errorSchema: "common/errors.json#/$defs/FastApiError",
+    routes: [...providersRoutes(ctx, providers, tenancy, mcpServers), ...integrationsRoutes(ctx), ...deploymentsRoutes(ctx, deployments), ...revisionsRoutes(ctx)],
+    // Each step reads what the ones before it loaded: providers their organization, deployments
+    // their tenants and the integrations' repositories.
+    seed() {
+      tenancy.seed(fixtures);
+      seedIntegrations(ctx, fixtures);
+      seedProviders(ctx, fixtures, tenancy, providers);
+      mcpServers.seed(fixtures);
+      loadDeploymentFixtures(ctx, fixtures, deployments);
+    },
+  };
 }
-
-export type ControlPlaneRoutes = ReturnType<MockContext["routes"]["on"]>;

@@ -1,5 +1,4 @@
-import type { Request } from "express";
-import type { MockContext } from "../context.js";
+import type { RequestScope } from "../http/route.js";
 import { DISCOVERY_TIMEOUT_MS, type DiscoveryFetch } from "./mcp-discovery.js";
 import type { McpFixtureServers } from "./mcp-fixture-servers.js";
 
@@ -10,11 +9,11 @@ import type { McpFixtureServers } from "./mcp-fixture-servers.js";
  * up host. Those are answered in-process by the fixture MCP servers, exactly as the mounted routes
  * would answer them. When the mock is listening on that origin, discovery goes over real HTTP.
  */
-export function discoveryFetch(ctx: MockContext, req: Request, servers: McpFixtureServers): DiscoveryFetch {
-  const own = ctx.baseUrl(req);
+export function discoveryFetch(scope: RequestScope, servers: McpFixtureServers): DiscoveryFetch {
+  const own = scope.baseUrl;
   return async (url, init) => {
     const target = new URL(url);
-    if (target.origin === new URL(own).origin && !reachesThisSocket(req, target)) {
+    if (target.origin === new URL(own).origin && !reachesThisSocket(scope.local, target)) {
       const answer = servers.respond(own, init.method, target, init.body === undefined ? undefined : JSON.parse(init.body));
       return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
         status: answer.status,
@@ -31,8 +30,8 @@ export function discoveryFetch(ctx: MockContext, req: Request, servers: McpFixtu
 }
 
 /** Whether `url` names the local address and port this request arrived on. */
-function reachesThisSocket(req: Request, url: URL): boolean {
-  const { localAddress, localPort } = req.socket;
+function reachesThisSocket(socket: RequestScope["local"], url: URL): boolean {
+  const { address: localAddress, port: localPort } = socket;
   if (!localAddress || !localPort) return false;
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const host = url.hostname.replace(/^\[|\]$/g, "");

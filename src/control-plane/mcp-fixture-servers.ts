@@ -1,9 +1,7 @@
-import express, { type Request, type RequestHandler } from "express";
 import type { MockContext } from "../context.js";
-import { isPlainObject, setOwn } from "../core/json.js";
+import { isPlainObject } from "../core/json.js";
 import { schemas } from "../schemas/registry.js";
 import type { FixtureSet } from "../store/fixtures.js";
-import type { ControlPlaneRoutes } from "./index.js";
 import { mcpFixtureErrors, NO_STORE } from "./mcp-fixture-errors.js";
 import { McpFixtureOAuth } from "./mcp-fixture-oauth.js";
 
@@ -52,23 +50,43 @@ export function fixtureServerUrls(base: string, slug: string) {
   };
 }
 
+/** One fixture endpoint as data: the same answer serves the mounted route and in-process calls. */
+export interface FixtureRoute {
+  name: string;
+  method: "GET" | "POST";
+  /** OpenAPI form: `/_fixtures/mcp/{slug}/token`. */
+  path: string;
+  pattern: RegExp;
+  answer: (call: FixtureCall) => FixtureAnswer;
+}
+
 /**
  * The fixture MCP servers (`mcp_servers` section): OAuth-protected MCP servers the mock serves
  * itself, so that `POST /v2/auth/providers/mcp-discover` works offline. Each publishes RFC 9728
  * and RFC 8414 metadata, registers clients (RFC 7591) and runs the authorization-code flow with
- * PKCE. The endpoints live under `/.well-known/…/_fixtures/mcp/<slug>` and `/_fixtures/mcp/<slug>/…`,
- * outside the control-plane prefixes, so no API key is needed.
+ * PKCE. The endpoints live under `/.well-known/…/_fixtures/mcp/<slug>` and `/_fixtures/mcp/<slug>/…`
+ * and are served by their own module (mcp-fixture-routes.ts), without an API key.
  */
 export class McpFixtureServers {
   private readonly servers = new Map<string, McpServerConfig>();
   private readonly oauth: McpFixtureOAuth;
-  private readonly routes: { method: "get" | "post"; path: string; pattern: RegExp; answer: (call: FixtureCall) => FixtureAnswer }[];
+  readonly routes: readonly FixtureRoute[];
 
-  constructor(
-    private readonly ctx: MockContext,
-    fixtures: FixtureSet,
-  ) {
+  constructor(private readonly ctx: MockContext) {
     this.oauth = new McpFixtureOAuth(ctx);
+    const route = (name: string, method: "GET" | "POST", path: string, answer: (call: FixtureCall) => FixtureAnswer): FixtureRoute => ({ name, method, path, pattern: patternOf(path), answer });
+    this.routes = [
+      route("fixture_mcp.resource_metadata", "GET", "/.well-known/oauth-protected-resource/_fixtures/mcp/{slug}/mcp", (c) => this.resourceMetadata(c)),
+      route("fixture_mcp.server_metadata", "GET", "/.well-known/oauth-authorization-server/_fixtures/mcp/{slug}", (c) => this.serverMetadata(c)),
+      route("fixture_mcp.register", "POST", "/_fixtures/mcp/{slug}/register", (c) => this.register(c)),
+      route("fixture_mcp.authorize", "GET", "/_fixtures/mcp/{slug}/authorize", (c) => this.oauth.authorize(c)),
+      route("fixture_mcp.token", "POST", "/_fixtures/mcp/{slug}/token", (c) => this.oauth.token(c)),
+      route("fixture_mcp.mcp", "POST", "/_fixtures/mcp/{slug}/mcp", (c) => this.oauth.mcp(c)),
+    ];
+  }
+
+  /** The seed step: reads the `mcp_servers` fixture section (defaults filled in from its schema). */
+  seed(fixtures: FixtureSet): void {
     for (const entry of fixtures.entries("mcp_servers")) {
       if (!fixtures.check(entry, SERVER_REF, entry.value)) continue;
       const config = structuredClone(entry.value);
@@ -77,31 +95,11 @@ export class McpFixtureServers {
       if (this.servers.has(server.slug)) fixtures.problem(entry, `duplicate slug ${JSON.stringify(server.slug)}`, "/slug");
       else this.servers.set(server.slug, server);
     }
-    const route = (method: "get" | "post", path: string, answer: (call: FixtureCall) => FixtureAnswer) => ({ method, path, pattern: patternOf(path), answer });
-    this.routes = [
-      route("get", "/.well-known/oauth-protected-resource/_fixtures/mcp/:slug/mcp", (c) => this.resourceMetadata(c)),
-      route("get", "/.well-known/oauth-authorization-server/_fixtures/mcp/:slug", (c) => this.serverMetadata(c)),
-      route("post", "/_fixtures/mcp/:slug/register", (c) => this.register(c)),
-      route("get", "/_fixtures/mcp/:slug/authorize", (c) => this.oauth.authorize(c)),
-      route("post", "/_fixtures/mcp/:slug/token", (c) => this.oauth.token(c)),
-      route("post", "/_fixtures/mcp/:slug/mcp", (c) => this.oauth.mcp(c)),
-    ];
   }
 
-  /** Registers the endpoints on the control plane's router (through `on`, so 404/405 work). */
-  mount(on: ControlPlaneRoutes): void {
-    const limit = this.ctx.options.bodyLimit ?? "1mb";
-    const bodies = [express.json({ limit }), express.urlencoded({ extended: false, limit })];
-    for (const route of this.routes) {
-      const handler: RequestHandler = (req, res) => {
-        const answer = this.dispatch(route.answer, String(req.params.slug), this.ctx.baseUrl(req), queryOf(req), req.body, req.headers.authorization);
-        res.status(answer.status).set(answer.headers ?? {});
-        if (answer.body === undefined) res.end();
-        else res.json(answer.body);
-      };
-      if (route.method === "get") on.get(route.path, handler);
-      else on.post(route.path, ...bodies, handler);
-    }
+  /** Answers one request to a fixture endpoint (the mounted route calls this with its validated input). */
+  answer(route: FixtureRoute, slug: string, base: string, query: Record<string, string>, body: unknown, authorization: string | undefined): FixtureAnswer {
+    return this.dispatch(route.answer, slug, base, query, body, authorization);
   }
 
   /**
@@ -110,7 +108,7 @@ export class McpFixtureServers {
    */
   respond(base: string, method: string, url: URL, body: unknown): FixtureAnswer {
     for (const route of this.routes) {
-      const match = route.method === method.toLowerCase() ? route.pattern.exec(url.pathname) : null;
+      const match = route.method === method.toUpperCase() ? route.pattern.exec(url.pathname) : null;
       if (match) return this.dispatch(route.answer, decodeURIComponent(match[1] as string), base, Object.fromEntries(url.searchParams), body, undefined);
     }
     return mcpFixtureErrors.notFound();
@@ -194,14 +192,5 @@ export class McpFixtureServers {
 }
 
 function patternOf(path: string): RegExp {
-  return new RegExp(`^${path.replace(/[.]/g, "\\.").replace(":slug", "([^/]+)")}$`);
-}
-
-function queryOf(req: Request): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(req.query)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (typeof first === "string") setOwn(out, key, first);
-  }
-  return out;
+  return new RegExp(`^${path.replace(/[.]/g, "\\.").replace("{slug}", "([^/]+)")}$`);
 }

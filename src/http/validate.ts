@@ -1,7 +1,6 @@
 import { SCHEMA_BASE, schemas } from "../schemas/registry.js";
-import { isUuid } from "../core/random.js";
-import { validationError, type ValidationIssue } from "./http-error.js";
-import { toPydanticIssues, uuidProblem } from "./pydantic-issues.js";
+import { validationError } from "./http-error.js";
+import { toPydanticIssues } from "./pydantic-issues.js";
 
 /**
  * Request validation against the JSON Schemas, answering as FastAPI does: 422 with pydantic-style
@@ -41,19 +40,6 @@ export function validateQuery<T>(ref: string, query: Record<string, unknown>): T
   const errors = registry.checkRequest(ref, out);
   if (errors.length) throw validationError(toPydanticIssues(errors, "query", out));
   return out as T;
-}
-
-/** Path parameters (and headers) typed `uuid` in the real services: anything else is a 422 naming the parameter. */
-export function requireUuidPath(name: string, value: string, where: "path" | "header" = "path"): string {
-  if (isUuid(value)) return value.toLowerCase();
-  const issue: ValidationIssue = {
-    type: "uuid_parsing",
-    loc: [where, name],
-    msg: `Input should be a valid UUID, ${uuidProblem(value)}`,
-    input: value,
-    ctx: { error: uuidProblem(value) },
-  };
-  throw validationError([issue]);
 }
 
 function resolveProperty(ref: string, node: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../src/http/http-error.js";
-import { requireUuidPath, validateBody, validateQuery } from "../../src/http/validate.js";
+import { validateBody, validateQuery } from "../../src/http/validate.js";
+import request from "supertest";
+import { createApp } from "../../src/index.js";
 
 const LIST_QUERY = "control-plane/deployment.json#/$defs/DeploymentListQuery";
 
@@ -89,13 +91,17 @@ describe("body validation answers like FastAPI", () => {
   });
 });
 
+// The registrar reads `format: uuid` path parameters (src/http/request-input.ts): through a route.
 describe("uuid path parameters", () => {
-  it("accepts and lower-cases a UUID", () => {
-    expect(requireUuidPath("deployment_id", "8F2D1C3B-4A5E-4F6D-8B7C-9E0A1B2C3D4E")).toBe("8f2d1c3b-4a5e-4f6d-8b7c-9e0a1b2c3d4e");
+  const app = createApp({ seed: 1 });
+
+  it("accepts and lower-cases a UUID", async () => {
+    const res = await request(app).get("/v2/deployments/8F2D1C3B-4A5E-4F6D-8B7C-9E0A1B2C3D4E").expect(404);
+    expect(res.body).toEqual({ detail: "Deployment ID 8f2d1c3b-4a5e-4f6d-8b7c-9e0a1b2c3d4e not found." });
   });
 
-  it("refuses anything else with uuid_parsing at the parameter", () => {
-    expect(issues(() => requireUuidPath("deployment_id", "not-a-uuid"))).toEqual([
+  it("refuses anything else with uuid_parsing at the parameter", async () => {
+    expect((await request(app).get("/v2/deployments/not-a-uuid").expect(422)).body.detail).toEqual([
       {
         type: "uuid_parsing",
         loc: ["path", "deployment_id"],
@@ -104,7 +110,7 @@ describe("uuid path parameters", () => {
         ctx: { error: "invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1" },
       },
     ]);
-    expect(issues(() => requireUuidPath("deployment_id", "1234"))).toEqual([
+    expect((await request(app).get("/v2/deployments/1234").expect(422)).body.detail).toEqual([
       expect.objectContaining({ msg: "Input should be a valid UUID, invalid length: expected length 32 for simple format, found 4" }),
     ]);
   });
