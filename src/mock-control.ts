@@ -7,7 +7,7 @@ import { parseDocument } from "./core/read-documents.js";
 import { ControlError, requireKnownKeys } from "./control-error.js";
 import type { AgentServer } from "./agent-server/index.js";
 import { adminRunResponse, runCollection } from "./agent-server/runs.js";
-import type { Scenario, ScenarioInput } from "./agent-server/scenario-types.js";
+import type { LoadedScenario, ScenarioInput } from "./agent-server/scenario-types.js";
 import { deploymentsOf } from "./control-plane/deployments-service.js";
 import type { RevisionStatus } from "./control-plane/deployments-store.js";
 import { pathFor } from "./control-plane/lifecycle.js";
@@ -248,7 +248,7 @@ export class MockControl {
   }
 }
 
-function describeScenario(s: Scenario): ScenarioSummary {
+function describeScenario(s: LoadedScenario): ScenarioSummary {
   return {
     name: s.name,
     description: s.description ?? null,

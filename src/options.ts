@@ -1,6 +1,9 @@
 import { fileURLToPath } from "node:url";
 import type { ScenarioInput } from "./agent-server/scenario-types.js";
 import type { FaultRuleInput } from "./http/faults.js";
+import type { FixtureDocument } from "./fixture-types.js";
+
+export type { FixtureDocument };
 
 export type LifecycleMode = "immediate" | "timed" | "manual";
 
@@ -51,9 +54,6 @@ export interface MockOptions {
   /** Fault rules in force from the start (DESIGN §8): files (JSON or YAML, one rule or a list) or rule objects. */
   faults?: readonly (string | FaultRuleInput)[];
 }
-
-/** A fixture file's content (see docs/fixtures.md). */
-export type FixtureDocument = Record<string, unknown>;
 
 export const BUNDLED_FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 export const BUNDLED_SCENARIOS = fileURLToPath(new URL("../scenarios/", import.meta.url));

@@ -10,7 +10,7 @@ import { patternMismatch } from "./patterns.js";
 import { saveCheckpoint } from "./checkpoints.js";
 import { Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
-import type { Ending, Scenario, ScenarioEvent } from "./scenario-types.js";
+import type { Ending, LoadedScenario, ScenarioEvent } from "./scenario-types.js";
 import { renderTemplates, TemplateError } from "./templates.js";
 import { newThread, threadCollection, type ThreadRecord } from "./threads.js";
 import { readBody } from "./validation.js";
@@ -303,7 +303,7 @@ export class RunService {
     this.executions.get(runId)?.cancel(action);
   }
 
-  private pickScenario(req: Request, thread: ThreadRecord, body: RunCreateBody, assistant: AssistantRef, stateless: boolean, what: string): { scenario: Scenario; turnIndex: number } {
+  private pickScenario(req: Request, thread: ThreadRecord, body: RunCreateBody, assistant: AssistantRef, stateless: boolean, what: string): { scenario: LoadedScenario; turnIndex: number } {
     const current = thread.scenario ? this.scenarios.get(thread.scenario.name) : undefined;
     const next = thread.scenario?.next_turn ?? 0;
     // A thread keeps playing its scenario while turns remain, and a resume always continues it.
@@ -379,7 +379,7 @@ export class RunService {
   }
 }
 
-function mismatch(scenario: Scenario, body: RunCreateBody, assistant: AssistantRef, threadId: string | null): string | undefined {
+function mismatch(scenario: LoadedScenario, body: RunCreateBody, assistant: AssistantRef, threadId: string | null): string | undefined {
   const m = scenario.match;
   if (m.assistant_id !== undefined && isUuid(m.assistant_id) && m.assistant_id.toLowerCase() !== assistant.assistant_id) {
     return `assistant_id is ${assistant.assistant_id} (graph "${assistant.graph_id}"), not ${m.assistant_id}`;

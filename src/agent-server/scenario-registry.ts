@@ -1,7 +1,7 @@
 import { LoadError, type LoadProblem } from "../core/load-error.js";
 import { readDocuments, type SourceDocument } from "../core/read-documents.js";
 import { checkScenarioDocuments } from "./scenario-validation.js";
-import type { Scenario, ScenarioInput } from "./scenario-types.js";
+import type { LoadedScenario, ScenarioInput } from "./scenario-types.js";
 
 /** The graph every mock serves, whatever its scenarios name: the one the SDK examples use. */
 export const DEFAULT_GRAPH = "agent";
@@ -11,9 +11,9 @@ export const DEFAULT_GRAPH = "agent";
  * are remembered so that reset("scenarios") can go back to them.
  */
 export class ScenarioRegistry {
-  private loaded: Scenario[] = [];
-  private startup: Scenario[] = [];
-  private ordered: Scenario[] | undefined;
+  private loaded: LoadedScenario[] = [];
+  private startup: LoadedScenario[] = [];
+  private ordered: LoadedScenario[] | undefined;
   private objects = 0;
   /** Told when the set changes (the mock's change feed). */
   onChange: ((action: "loaded" | "removed" | "reset", names: readonly string[]) => void) | undefined;
@@ -61,17 +61,17 @@ export class ScenarioRegistry {
     return removed;
   }
 
-  get(name: string): Scenario | undefined {
+  get(name: string): LoadedScenario | undefined {
     return this.loaded.find((s) => s.name === name);
   }
 
   /** In load order. */
-  list(): readonly Scenario[] {
+  list(): readonly LoadedScenario[] {
     return this.loaded;
   }
 
   /** In the order runs try them: higher priority first, then load order. */
-  candidates(): readonly Scenario[] {
+  candidates(): readonly LoadedScenario[] {
     this.ordered ??= this.loaded.map((s, i) => ({ s, i })).sort((a, b) => b.s.priority - a.s.priority || a.i - b.i).map((x) => x.s);
     return this.ordered;
   }

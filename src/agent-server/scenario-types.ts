@@ -1,43 +1,18 @@
-/** A scenario as written in a scenario file (DESIGN §5); the schema is src/schemas/agent-server/scenario.json. */
-export type ScenarioInput = Record<string, unknown>;
+import type { Ending, Scenario, ScenarioEvent, ScenarioFile, ScenarioMatch, Turn } from "../schemas/types.gen.js";
 
-/** One scripted stream event. `data` may hold `{{templates}}` until the run fills them. */
-export interface ScenarioEvent {
-  event: string;
-  data: unknown;
-  delay_ms?: number;
-}
+// What a scenario file says is typed by the schema (src/schemas/agent-server/scenario.json) through
+// the generated types; only the loaded form below is this module's own.
+export type { Ending, Scenario, ScenarioEvent, ScenarioFile, ScenarioMatch, Turn };
 
-export type Ending =
-  | "success"
-  | "interrupt"
-  | "disconnect"
-  | { error: { error: string; message: string } }
-  | { interrupt: { value: unknown; id?: string; node?: string } }
-  | { http: { status: number; detail?: unknown } };
-
-export interface Turn {
-  description?: string;
-  events?: ScenarioEvent[];
-  end?: Ending;
-}
-
-export interface ScenarioMatch {
-  assistant_id?: string;
-  thread_id?: string;
-  input?: unknown;
-  metadata?: Record<string, unknown>;
-}
+/** A scenario object as passed to createApp/startMockServer/loadScenarios: exactly a file's scenario. */
+export type ScenarioInput = Scenario;
 
 /** A loaded scenario: the file's content, checked, with its single-turn shorthand expanded. */
-export interface Scenario {
-  name: string;
-  description?: string;
-  /** The graph this scenario belongs to, when it names one. */
-  graph_id?: string;
+export type LoadedScenario = Pick<Scenario, "name" | "description" | "graph_id"> & {
+  /** The schema's default (0) filled in. */
   priority: number;
   match: ScenarioMatch;
   turns: Turn[];
   /** File (or `<scenario object n>`) it came from, and its JSON pointer there. */
   source: { file: string; pointer: string };
-}
+};

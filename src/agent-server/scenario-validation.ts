@@ -8,7 +8,7 @@ import { isNode, LineCounter, parseDocument as parseYamlDocument } from "yaml";
 import { pointerOf, reasonOf } from "../store/fixtures.js";
 import { patternProblems } from "./patterns.js";
 import { templateProblems } from "./templates.js";
-import type { Ending, Scenario, ScenarioMatch, Turn } from "./scenario-types.js";
+import type { Ending, LoadedScenario, ScenarioMatch, Turn } from "./scenario-types.js";
 
 export const SCENARIO_SCHEMA = "agent-server/scenario.json#/$defs/Scenario";
 
@@ -18,9 +18,9 @@ export const SCENARIO_SCHEMA = "agent-server/scenario.json#/$defs/Scenario";
  * next to the single-turn shorthand, and names already taken. Returns the scenarios only when no
  * problem was found.
  */
-export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: ReadonlySet<string> = new Set()): { scenarios: Scenario[]; problems: LoadProblem[] } {
+export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: ReadonlySet<string> = new Set()): { scenarios: LoadedScenario[]; problems: LoadProblem[] } {
   const problems: LoadProblem[] = [];
-  const scenarios: Scenario[] = [];
+  const scenarios: LoadedScenario[] = [];
   const names = new Map<string, string>();
   for (const doc of docs) {
     const firstOfDoc = problems.length;

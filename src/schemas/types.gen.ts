@@ -121,6 +121,10 @@ export type DeploymentStatus = "AWAITING_DATABASE" | "READY" | "UNUSED" | "AWAIT
  */
 export type DeploymentType = "dev_free" | "dev" | "prod";
 /**
+ * Any error a fixture MCP server answers with: an OAuth error, or the mock's plain 404 for an unknown server.
+ */
+export type FixtureServerError = OAuthError | HTTPError;
+/**
  * Status of a revision. Happy path: `CREATING → QUEUED → AWAITING_BUILD → BUILDING → AWAITING_DEPLOY → DEPLOYING → DEPLOYED`; terminal: `DEPLOYED`, `CREATE_FAILED`, `BUILD_FAILED`, `DEPLOY_FAILED`, `SKIPPED`.
  */
 export type RevisionStatus =
@@ -284,6 +288,12 @@ export interface JournalEntry {
     kind: string;
   };
   received_at: string;
+  /**
+   * What the mock noted while answering: {scenario, turn, run_id} for a run it created, or {near_miss: [reasons]} when no scenario matched
+   */
+  note?: {
+    [k: string]: unknown | undefined;
+  };
   duration_ms: number;
 }
 export interface RequestList {
@@ -452,6 +462,109 @@ export interface FaultRule {
 }
 export interface FaultRuleItems {
   items: FaultRule[];
+  count: number;
+}
+/**
+ * One event a run published, as the inspector's timeline shows it.
+ */
+export interface TimelineEvent {
+  /**
+   * Position in the run's stream (0 = metadata)
+   */
+  id: number;
+  event: string;
+  /**
+   * The stream mode that asks for it; null for metadata, feedback and error
+   */
+  mode: string | null;
+  /**
+   * Bytes of its JSON on the wire
+   */
+  size: number;
+  /**
+   * When it was published, on the mock's clock
+   */
+  at: string;
+  /**
+   * Milliseconds of mock time since the run was created
+   */
+  offset_ms: number;
+  data: unknown;
+}
+export interface RunEvents {
+  run_id: string;
+  items: TimelineEvent[];
+  count: number;
+  finished: boolean;
+}
+export interface RevisionSummary {
+  id: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface DeploymentOverview {
+  id: string;
+  name: string;
+  tenant_id: string;
+  source: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+  latest_revision_id: string | null;
+  active_revision_id: string | null;
+  in_flight_revision_id: string | null;
+  /**
+   * Newest first
+   */
+  revisions: RevisionSummary[];
+}
+export interface DeploymentsOverview {
+  items: DeploymentOverview[];
+  count: number;
+  lifecycle: "immediate" | "timed" | "manual";
+  lifecycle_step_ms: number;
+}
+/**
+ * The options the mock runs with; secrets appear only as whether they are required.
+ */
+export interface OptionsInForce {
+  seed: number | string | null;
+  clock: {
+    mode: "fixed" | "real";
+    start: string | null;
+    auto_advance: boolean;
+  };
+  lifecycle: "immediate" | "timed" | "manual";
+  lifecycle_step_ms: number;
+  heartbeat_ms: number;
+  journal: {
+    maxEntries: number;
+    maxBodyBytes: number;
+    [k: string]: unknown | undefined;
+  };
+  body_limit: string;
+  api_key_required: boolean;
+  admin_token_required: boolean;
+  public_url: string | null;
+  tracing_url: string | null;
+  /**
+   * Files or folders given (objects as "<object>"); null for the bundled set, false for none
+   */
+  fixtures: null | false | string[];
+  /**
+   * Files or folders given (objects as "<object>"); null when none were given
+   */
+  scenarios: null | string[];
+}
+export interface RouteList {
+  items: {
+    method: string;
+    /**
+     * Express syntax: /threads/:thread_id
+     */
+    path: string;
+  }[];
   count: number;
 }
 export interface Assistant {
@@ -996,6 +1109,22 @@ export interface DeploymentBulkDeleteQuery {
    */
   deployment_ids: string[];
   [k: string]: unknown | undefined;
+}
+/**
+ * Body of `DELETE /v2/deployments`: 200 when every deployment was deleted, 207 when some were not found. The spec leaves it undocumented (`schema: {}`); the mock answers one result per distinct id, in request order.
+ */
+export interface DeploymentBulkDeleteResult {
+  results: {
+    deployment_id: string;
+    /**
+     * 204 when deleted, 404 when not found.
+     */
+    status_code: number;
+    /**
+     * Why it was not deleted (the 404's detail).
+     */
+    detail?: string;
+  }[];
 }
 /**
  * Query parameters of `DELETE /v2/deployments/{deployment_id}`.
@@ -1674,6 +1803,40 @@ export interface ClientRegistrationResponse {
   [k: string]: unknown | undefined;
 }
 /**
+ * OAuth 2.0 access token response (RFC 6749 §5.1), as the fixture servers' token endpoint answers.
+ */
+export interface TokenResponse {
+  access_token: string;
+  token_type: string;
+  expires_in?: number;
+  refresh_token?: string;
+  scope?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * OAuth 2.0 error response (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 6750 §3).
+ */
+export interface OAuthError {
+  error: string;
+  error_description?: string;
+}
+/**
+ * A JSON-RPC 2.0 response of the fixture servers' MCP endpoint (`initialize`, `ping`, or a method-not-found error).
+ */
+export interface JsonRpcResponse {
+  jsonrpc: "2.0";
+  id: string | number | null;
+  result?: {
+    [k: string]: unknown | undefined;
+  };
+  error?: {
+    code: number;
+    message: string;
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
  * Response model for OAuth provider. An OAuth provider registered for the organization; `client_secret` is never returned.
  */
 export interface OAuthProvider {
@@ -1778,6 +1941,13 @@ export interface OAuthProviderUpdateRequest {
   uses_pkce?: boolean | null;
   code_challenge_method?: string | null;
   [k: string]: unknown | undefined;
+}
+/**
+ * Body of `DELETE /v2/auth/providers/{provider_id}` (undocumented in the spec, `schema: {}`).
+ */
+export interface OAuthProviderDeleted {
+  provider_id: string;
+  deleted: true;
 }
 /**
  * Metadata for a GitHub repository.

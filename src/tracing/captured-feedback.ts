@@ -1,8 +1,11 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { feedbackCollection, type FeedbackRecord } from "./feedback-records.js";
+import type { CapturedFeedback } from "../schemas/types.gen.js";
 
 /** Filter of `GET /_mock/feedback` and `mock.feedback()`; every given field must match. */
+// Declared here, closed: the schema's FeedbackQuery is an open object, and a closed type is what
+// makes a misspelt filter key fail to compile.
 export interface FeedbackFilter {
   key?: string;
   run_id?: string;
@@ -10,27 +13,8 @@ export interface FeedbackFilter {
   token_id?: string;
 }
 
-/** One captured feedback, as `GET /_mock/feedback` lists it (DESIGN §4). */
-export interface CapturedFeedback {
-  id: string;
-  /** The presigned token it came through; null for feedback created with `POST /api/v1/feedback`. */
-  token_id: string | null;
-  key: string;
-  run_id: string | null;
-  thread_id: string | null;
-  assistant_id: string | null;
-  /** Name of the scenario that scripted the run. */
-  scenario: string | null;
-  score: number | boolean | null;
-  value: unknown;
-  comment: string | null;
-  correction: unknown;
-  /** POST `metadata` of a token URL (null for GET), or the `feedback_source.metadata` of `POST /feedback`. */
-  metadata: Record<string, unknown> | null;
-  /** The HTTP method that recorded it. */
-  method: string;
-  received_at: string;
-}
+// One captured feedback is the schema's (admin/control.json#/$defs/CapturedFeedback).
+export type { CapturedFeedback };
 
 /**
  * The feedback the tracing service recorded, in arrival order, as the mock's inspection surfaces

@@ -8,9 +8,10 @@ const STAGING = "9b2f4c1e-3d5a-4b7c-8e9f-0a1b2c3d4e5f";
 const ACME_CORP = "3b0e7a4c-5f1d-4c8e-9a2b-6d7f8e9a0b1c";
 const CLOCK_START = "2026-01-15T09:00:00.000000+00:00";
 
-function problems(...docs: FixtureDocument[]) {
+/** Loads documents that are wrong on purpose (so typed `unknown`: FixtureDocument would refuse them at compile time). */
+function problems(...docs: unknown[]) {
   try {
-    createApp({ seed: 1, fixtures: ["fixtures/organization.json", "fixtures/integrations.json", ...docs] });
+    createApp({ seed: 1, fixtures: ["fixtures/organization.json", "fixtures/integrations.json", ...(docs as FixtureDocument[])] });
   } catch (err) {
     expect(err).toBeInstanceOf(LoadError);
     return (err as LoadError).problems.map(({ pointer, reason }) => ({ pointer, reason }));

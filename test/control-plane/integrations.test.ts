@@ -122,7 +122,8 @@ describe("integrations fixtures", () => {
   });
 
   it("refuses bad entries with file, pointer and reason", () => {
-    const fixtures = {
+    // Wrong on purpose, so untyped: FixtureDocument would refuse it at compile time.
+    const fixtures: unknown = {
       integrations: [
         { id: "11111111-2222-4333-8444-555555555555", kind: "gitlab", repositories: [{ id: "x" }, { host_integration_id: "0f0f0f0f-0000-4000-8000-000000000000" }] },
         { id: "not-a-uuid", repositories: [{ id: "also wrong, but checked once the id is fixed" }] },
@@ -133,7 +134,7 @@ describe("integrations fixtures", () => {
     };
     let error: LoadError | undefined;
     try {
-      createApp({ seed: 1, fixtures });
+      createApp({ seed: 1, fixtures: fixtures as FixtureDocument });
     } catch (err) {
       error = err as LoadError;
     }

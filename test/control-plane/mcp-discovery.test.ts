@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import request from "supertest";
-import { createApp, LoadError, mockOf, startMockServer, type MockServer } from "../../src/index.js";
+import { createApp, LoadError, mockOf, startMockServer, type FixtureDocument, type MockServer } from "../../src/index.js";
 import { MAX_DOCUMENT_BYTES } from "../../src/control-plane/mcp-discovery.js";
 
 const START = "2026-01-15T09:00:00.000000+00:00";
@@ -466,7 +466,8 @@ describe("mcp_servers fixtures", () => {
   it("refuse bad entries with file, pointer and reason", () => {
     let error: unknown;
     try {
-      createApp({ seed: 1, fixtures: { mcp_servers: [{ slug: "Bad Slug" }, { slug: "ok", fail_at: "token" }, { slug: "dup" }, { slug: "dup", tools: [] }, { slug: "dup" }] } });
+      // Wrong on purpose (an unknown fail_at, an unknown key): the cast gets it past the fixture type.
+      createApp({ seed: 1, fixtures: { mcp_servers: [{ slug: "Bad Slug" }, { slug: "ok", fail_at: "token" }, { slug: "dup" }, { slug: "dup", tools: [] }, { slug: "dup" }] } as unknown as FixtureDocument });
     } catch (err) {
       error = err;
     }

@@ -13,8 +13,9 @@ function fixtureFile(content: FixtureDocument): string {
   return file;
 }
 
-function refused(content: FixtureDocument): { file: string; error: LoadError } {
-  const file = fixtureFile(content);
+/** Loads a document that is wrong on purpose (so typed `unknown`: FixtureDocument would refuse it at compile time). */
+function refused(content: unknown): { file: string; error: LoadError } {
+  const file = fixtureFile(content as FixtureDocument);
   try {
     createApp({ seed: 1, fixtures: [file] });
   } catch (error) {

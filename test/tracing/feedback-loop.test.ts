@@ -2,9 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Client as LangGraphClient } from "@langchain/langgraph-sdk";
 import { Client as LangGraphClient1 } from "langgraph-sdk-1";
 import { Client as LangSmithClient } from "langsmith";
-import { startMockServer, type CapturedFeedback, type MockServer } from "../../src/index.js";
+import { defineScenario, startMockServer, type CapturedFeedback, type MockServer } from "../../src/index.js";
 
-const SCENARIO = {
+const SCENARIO = defineScenario({
   name: "greeting",
   match: { assistant_id: "agent" },
   turns: [
@@ -16,7 +16,7 @@ const SCENARIO = {
       end: "success",
     },
   ],
-};
+});
 
 /**
  * The loop the product exists for: a run streamed by the real LangGraph SDK hands out feedback URLs,
