@@ -3,6 +3,8 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { serveCommand } from "./cli/serve-command.js";
 import { validateCommand } from "./cli/validate-command.js";
+import { withUnknownArgumentHints } from "./cli/unknown-argument-hint.js";
+import { serveOptions } from "./cli/shared-options.js";
 
 await yargs(hideBin(process.argv))
   .scriptName("agent-platform-mock")
@@ -14,7 +16,8 @@ await yargs(hideBin(process.argv))
   .version()
   // Bad flags and failed checks: one line saying what is wrong, exit code 2, no stack trace.
   .fail((message, err) => {
-    process.stderr.write(`agent-platform-mock: ${message ?? err?.message}\nRun agent-platform-mock --help for the options.\n`);
+    const text = withUnknownArgumentHints(message ?? err?.message ?? "", ["serve", "validate"], [...Object.keys(serveOptions), "help", "version"]);
+    process.stderr.write(`agent-platform-mock: ${text}\nRun agent-platform-mock --help for the options.\n`);
     process.exit(2);
   })
   .parseAsync();

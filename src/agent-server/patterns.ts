@@ -1,3 +1,4 @@
+import { didYouMean } from "../core/did-you-mean.js";
 import { getOwn, isPlainObject, toPointer } from "../core/json.js";
 
 /**
@@ -48,7 +49,7 @@ export function patternProblems(pattern: unknown, path: (string | number)[]): { 
     for (const op of ops) {
       const at = toPointer([...path, op]);
       const arg = pattern[op];
-      if (!OPERATORS.has(op)) out.push({ pointer: at, reason: `unknown operator; use one of ${[...OPERATORS].join(", ")}` });
+      if (!OPERATORS.has(op)) out.push({ pointer: at, reason: `unknown operator${didYouMean(op, OPERATORS)}; use one of ${[...OPERATORS].join(", ")}` });
       else if (op === "$exists" && typeof arg !== "boolean") out.push({ pointer: at, reason: `$exists takes true or false; got ${describe(arg)}` });
       else if (op === "$regex") {
         if (typeof arg !== "string") out.push({ pointer: at, reason: `$regex takes a string; got ${describe(arg)}` });

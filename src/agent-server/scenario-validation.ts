@@ -13,10 +13,12 @@ import type { Ending, LoadedScenario, ScenarioMatch, Turn } from "./scenario-typ
 export const SCENARIO_SCHEMA = "agent-server/scenario.json#/$defs/Scenario";
 
 /**
- * Checks scenario documents (each one scenario or a list) against the scenario schema, then what a
- * schema cannot say: operators and regular expressions in `match`, template expressions, `turns`
- * next to the single-turn shorthand, and names already taken. Returns the scenarios only when no
- * problem was found.
+ * Checks scenario documents (each one scenario or a list) against the scenario schema and, in the
+ * same pass, what a schema cannot say: operators and regular expressions in `match`, template
+ * expressions, `turns` next to the single-turn shorthand, and names already taken. Every problem of
+ * every document is reported at once (a schema error does not hide the template errors next to it);
+ * the semantic checks read only the parts that have the right shape. Returns the scenarios only
+ * when no problem was found.
  */
 export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: ReadonlySet<string> = new Set()): { scenarios: LoadedScenario[]; problems: LoadProblem[] } {
   const problems: LoadProblem[] = [];
@@ -30,27 +32,34 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
       const errors = schemas().check(SCENARIO_SCHEMA, value);
       // An if/then failure is already reported by the branch that failed.
       for (const e of errors.filter((x) => x.keyword !== "if")) problems.push({ file: doc.file, pointer: toPointer(path) + pointerOf(e), reason: scenarioReason(e) });
-      if (errors.length || !isPlainObject(value)) continue;
-      const name = value.name as string;
-      if (taken.has(name)) at(["name"], `a scenario named "${name}" is already loaded; names must be unique (DELETE /_mock/scenarios/${name} first to replace it)`);
-      else if (names.has(name)) at(["name"], `duplicate scenario name "${name}" (also at ${names.get(name)})`);
-      names.set(name, `${doc.file}#${toPointer([...path, "name"])}`);
+      if (!isPlainObject(value)) continue;
+      const name = value.name;
+      if (typeof name === "string") {
+        if (taken.has(name)) at(["name"], `a scenario named "${name}" is already loaded; names must be unique (DELETE /_mock/scenarios/${name} first to replace it)`);
+        else if (names.has(name)) at(["name"], `duplicate scenario name "${name}" (also at ${names.get(name)})`);
+        names.set(name, `${doc.file}#${toPointer([...path, "name"])}`);
+      }
       if (value.turns !== undefined && (value.events !== undefined || value.end !== undefined)) {
         at(["turns"], "give either turns or the single-turn shorthand (events, end), not both");
       }
-      const match = (value.match ?? {}) as ScenarioMatch;
+      const match = (isPlainObject(value.match) ? value.match : {}) as ScenarioMatch;
       for (const key of ["input", "metadata"] as const) {
         for (const p of patternProblems(match[key], [...path, "match", key])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
       }
-      const turns: Turn[] = (value.turns as Turn[] | undefined) ?? [{ events: value.events as Turn["events"], end: value.end as Ending | undefined }];
-      const turnsPath = value.turns !== undefined ? ["turns"] : [];
-      turns.forEach((turn, t) => {
-        const base = value.turns !== undefined ? [...turnsPath, t] : [];
-        (turn.events ?? []).forEach((event, e) => {
-          for (const p of templateProblems(event, [...path, ...base, "events", e])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
-        });
+      // Templates are looked for wherever events and endings are, whatever else is wrong with them.
+      const turnList = Array.isArray(value.turns) ? value.turns.map((turn, t) => ({ turn: turn as unknown, base: ["turns", t] as (string | number)[] })) : [];
+      if (value.turns === undefined) turnList.push({ turn: { events: value.events, end: value.end }, base: [] });
+      for (const { turn, base } of turnList) {
+        if (!isPlainObject(turn)) continue;
+        if (Array.isArray(turn.events)) {
+          turn.events.forEach((event, e) => {
+            for (const p of templateProblems(event, [...path, ...base, "events", e])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
+          });
+        }
         for (const p of templateProblems(turn.end, [...path, ...base, "end"])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
-      });
+      }
+      if (errors.length || typeof name !== "string") continue;
+      const turns: Turn[] = (value.turns as Turn[] | undefined) ?? [{ events: value.events as Turn["events"], end: value.end as Ending | undefined }];
       const graph = (value.graph_id as string | undefined) ?? (match.assistant_id && !isUuid(match.assistant_id) ? match.assistant_id : undefined);
       scenarios.push({
         name,

@@ -1,5 +1,6 @@
 import { faker as checkingFaker, type Faker } from "@faker-js/faker";
 import { formatTimestamp } from "../core/clock.js";
+import { closest } from "../core/did-you-mean.js";
 import { getOwn, isPlainObject, setOwn, toPointer } from "../core/json.js";
 import { uuid5, type Random } from "../core/random.js";
 
@@ -116,12 +117,36 @@ function expressionProblem(expr: string): string | undefined {
       callFaker(checkingFaker, fakerCall[1] as string, fakerCall[2] as string);
       return undefined;
     } catch (err) {
-      return `not a faker method that takes no arguments (${(err as Error).message})`;
+      return `not a faker method that takes no arguments (${(err as Error).message})${fakerHint(fakerCall[1] as string, fakerCall[2] as string)}`;
     }
   }
   const [root, ...keys] = expr.split(".");
   if (REQUEST_ROOTS.has(root as string) && keys.every((k) => k !== "" && !/\s/.test(k))) return undefined;
-  return `unknown expression; use one of ${[...SCALARS].join(", ")}, id.<name>, input.<path>, metadata.<path>, config.<path>, context.<path>, command.<path>, faker.<module>.<method>`;
+  return `unknown expression${expressionHint(root as string, keys)}; use one of ${[...SCALARS].join(", ")}, id.<name>, input.<path>, metadata.<path>, config.<path>, context.<path>, command.<path>, faker.<module>.<method>`;
+}
+
+/** ` (did you mean {{…}}?)` for a misspelt scalar or request root, or "". */
+function expressionHint(root: string, keys: string[]): string {
+  if (keys.length === 0) {
+    const scalar = closest(root, SCALARS);
+    if (scalar) return ` (did you mean {{${scalar}}}?)`;
+  }
+  const requestRoot = closest(root, [...REQUEST_ROOTS, "faker", "id"]);
+  return requestRoot && keys.length ? ` (did you mean {{${[requestRoot, ...keys].join(".")}}}?)` : "";
+}
+
+/** ` (did you mean faker.x.y?)` for a misspelt faker module or method, or "". */
+function fakerHint(module: string, method: string): string {
+  // Names are read off faker itself (modules are own properties, methods live on their prototypes);
+  // the typed names are only compared with them, never used to index.
+  const fakerObject = checkingFaker as unknown as Record<string, unknown>;
+  const modules = Object.keys(fakerObject).filter((k) => !k.startsWith("_") && k !== "rawDefinitions" && k !== "definitions" && typeof fakerObject[k] === "object");
+  const mod = modules.includes(module) ? module : closest(module, modules);
+  if (!mod) return "";
+  const instance = fakerObject[mod] as object;
+  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(instance)).filter((k) => k !== "constructor" && !k.startsWith("_"));
+  const fn = methods.includes(method) ? method : closest(method, methods);
+  return fn && (fn !== method || mod !== module) ? ` (did you mean faker.${mod}.${fn}?)` : "";
 }
 
 function callFaker(faker: Faker, module: string, method: string): unknown {

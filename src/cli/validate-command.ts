@@ -7,8 +7,9 @@ import { validateScenarioDocuments } from "../agent-server/scenario-validation.j
 
 /**
  * `agent-platform-mock validate <files…>`: checks fixture and scenario files and names each problem.
- * A file is taken as a scenario file when it is YAML or has a `name` and `turns`/`events`/`match`
- * at the top (or is a list of such); otherwise as a fixture file.
+ * A file is taken as a scenario file when its `$schema` names the scenario schema, or it is YAML, or
+ * it has a `name` and `turns`/`events`/`match` at the top (or is a list of such); otherwise as a
+ * fixture file. Every problem of every file is reported in one run.
  */
 export const validateCommand: CommandModule<object, { files: string[] }> = {
   command: "validate <files..>",
@@ -41,7 +42,11 @@ function checkFixtures(files: string[]): LoadProblem[] {
 }
 
 function looksLikeScenarios(doc: { file: string; content: unknown }): boolean {
-  if (/\.ya?ml$/i.test(doc.file)) return true;
   const items = Array.isArray(doc.content) ? doc.content : [doc.content];
+  // A `$schema` naming one of the published schemas says what the file is.
+  const declared = items.map((item) => (item !== null && typeof item === "object" && "$schema" in item ? String(item.$schema) : "")).find(Boolean);
+  if (declared && /scenario[^/]*\.json$/.test(declared)) return true;
+  if (declared && /fixture[^/]*\.json$/.test(declared)) return false;
+  if (/\.ya?ml$/i.test(doc.file)) return true;
   return items.some((item) => item !== null && typeof item === "object" && "name" in item && ("turns" in item || "events" in item || "match" in item));
 }

@@ -1,7 +1,8 @@
 import type { ErrorObject } from "ajv";
 import { readDocuments, type SourceDocument } from "../core/read-documents.js";
 import { LoadError, type LoadProblem } from "../core/load-error.js";
-import { isPlainObject, toPointer } from "../core/json.js";
+import { closest } from "../core/did-you-mean.js";
+import { isPlainObject, omit, toPointer } from "../core/json.js";
 import { schemas } from "../schemas/registry.js";
 import { BUNDLED_FIXTURES, type FixtureDocument, type MockOptions } from "../options.js";
 
@@ -24,9 +25,15 @@ export interface FixtureEntry {
  * and report problems here; `finish()` refuses the whole set if any were found.
  */
 export class FixtureSet {
-  readonly problems: LoadProblem[] = [];
+  readonly problems: LoadProblem[];
 
-  constructor(readonly documents: SourceDocument[]) {}
+  /** `problems`: those found while reading the documents; seeding adds its own and finish() reports all. */
+  constructor(
+    readonly documents: SourceDocument[],
+    problems: LoadProblem[] = [],
+  ) {
+    this.problems = [...problems];
+  }
 
   entries(section: string): FixtureEntry[] {
     const out: FixtureEntry[] = [];
@@ -68,7 +75,11 @@ export class FixtureSet {
   }
 }
 
-/** Reads and structurally validates the fixture sources named by the options. */
+/**
+ * Reads and structurally validates the fixture sources named by the options. Problems found here do
+ * not stop the reading: the sections they are in are left out and everything else goes on to be
+ * seeded and checked, so that finish() reports every problem of every file at once.
+ */
 export function readFixtures(option: MockOptions["fixtures"]): FixtureSet {
   const problems: LoadProblem[] = [];
   const documents: SourceDocument[] = [];
@@ -78,13 +89,20 @@ export function readFixtures(option: MockOptions["fixtures"]): FixtureSet {
     if (typeof input === "string") documents.push(...readDocuments([input], problems, false));
     else documents.push({ file: `<fixtures object ${++inline}>`, content: input });
   }
+  const usable: SourceDocument[] = [];
   for (const doc of documents) {
-    for (const e of schemas().check(FIXTURE_FILE_SCHEMA, doc.content)) {
-      problems.push({ file: doc.file, pointer: pointerOf(e), reason: reasonOf(e) });
-    }
+    const errors = schemas().check(FIXTURE_FILE_SCHEMA, doc.content);
+    for (const e of errors) problems.push({ file: doc.file, pointer: pointerOf(e), reason: reasonOf(e) });
+    if (!isPlainObject(doc.content)) continue;
+    // A section with a structural problem is not seeded: its entries cannot be read reliably.
+    const broken = new Set(errors.map((e) => decodePointerSegment(pointerOf(e).split("/")[1] ?? "")).filter(Boolean));
+    usable.push(broken.size ? { ...doc, content: omit(doc.content, [...broken]) } : doc);
   }
-  if (problems.length) throw new LoadError(problems, "fixtures");
-  return new FixtureSet(documents);
+  return new FixtureSet(usable, problems);
+}
+
+function decodePointerSegment(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
 export function pointerOf(e: ErrorObject): string {
@@ -98,8 +116,12 @@ export function reasonOf(e: ErrorObject): string {
   switch (e.keyword) {
     case "required":
       return "required property is missing";
-    case "additionalProperties":
-      return "unknown property (not in the schema)";
+    case "additionalProperties": {
+      // ajv runs with `verbose`, so the object's schema is at hand: its property names are the hints.
+      const known = Object.keys((e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+      const hint = closest((e.params as { additionalProperty: string }).additionalProperty, known);
+      return hint === undefined ? "unknown property (not in the schema)" : `unknown property (not in the schema; did you mean ${JSON.stringify(hint)}?)`;
+    }
     case "enum":
       return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}; got ${JSON.stringify(e.data)}`;
     default:

@@ -76,6 +76,28 @@ describe("scenario files", () => {
     ]);
   });
 
+  it("reports every problem at once (schema, operators and templates of the same scenario), with did-you-mean hints", () => {
+    const err = loadError([
+      {
+        name: "all",
+        evnets: [],
+        match: { input: { q: { $contain: "x" } } },
+        turns: [{ events: [{ event: "values", data: { a: "{{inpt.text}}", b: "{{run_idd}}", c: "{{faker.person.fistName}}" } }], end: "sucess" }],
+      },
+      { name: "fine-but-templated", events: [{ event: "values", data: "{{zzzzzz}}" }] },
+    ]);
+    expect(err.problems.map((p) => [p.file, p.pointer, p.reason])).toEqual([
+      ["<scenario object 1>", "/evnets", 'unknown property (not in the schema; did you mean "events"?)'],
+      ["<scenario object 1>", "/turns/0/end", 'must be one of "success", "interrupt", "disconnect"; got "sucess"'],
+      ["<scenario object 1>", "/match/input/q/$contain", 'unknown operator (did you mean "$contains"?); use one of $contains, $regex, $exists'],
+      ["<scenario object 1>", "/turns/0/events/0/data/a", expect.stringMatching(/^template \{\{inpt\.text\}\}: unknown expression \(did you mean \{\{input\.text\}\}\?\); use one of /)],
+      ["<scenario object 1>", "/turns/0/events/0/data/b", expect.stringMatching(/^template \{\{run_idd\}\}: unknown expression \(did you mean \{\{run_id\}\}\?\); /)],
+      ["<scenario object 1>", "/turns/0/events/0/data/c", expect.stringMatching(/^template \{\{faker\.person\.fistName\}\}: not a faker method .*\(did you mean faker\.person\.firstName\?\)$/)],
+      // Nothing is close to a word that is no typo: no hint.
+      ["<scenario object 2>", "/events/0/data", expect.stringMatching(/^template \{\{zzzzzz\}\}: unknown expression; use one of /)],
+    ]);
+  });
+
   it("every bundled scenario is valid (what `agent-platform-mock validate scenarios/` checks)", () => {
     const problems: never[] = [];
     const docs = readDocuments([BUNDLED_SCENARIOS], problems, true);

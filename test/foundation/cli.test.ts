@@ -132,6 +132,38 @@ describe("agent-platform-mock validate", () => {
     expect(result.stderr).toContain(`${file}#/tenants/0/id: must match format "uuid"; got "x"`);
   });
 
+  it("reports every problem of every file in one run, with did-you-mean hints", () => {
+    const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
+    const fixtures = join(dir, "fixtures.json");
+    writeFileSync(fixtures, JSON.stringify({ tenant: [], oauth_providers: [{ uses_pkce: "yes" }] }));
+    const scenario = join(dir, "scenario.json");
+    writeFileSync(scenario, JSON.stringify({ $schema: "../node_modules/agent-platform-mock/schemas/scenario.json", name: "s", end: "sucess", events: [{ event: "values", data: "{{inpt.x}}" }] }));
+    const list = join(dir, "list.yaml");
+    writeFileSync(list, "- name: a\n  match: { input: { q: { $regexp: x } } }\n- name: b\n  turns: [{ evnts: [] }]\n");
+    const result = run(["validate", fixtures, scenario, list]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("6 problems found:");
+    for (const line of [
+      `${fixtures}#/tenant: unknown property (not in the schema; did you mean "tenants"?)`,
+      `${fixtures}#/oauth_providers/0/uses_pkce: must be boolean; got "yes"`,
+      `${scenario}#/end: must be one of "success", "interrupt", "disconnect"; got "sucess"`,
+      `${scenario}#/events/0/data: template {{inpt.x}}: unknown expression (did you mean {{input.x}}?)`,
+      `${list}#/0/match/input/q/$regexp (line 2): unknown operator (did you mean "$regex"?)`,
+      `${list}#/1/turns/0/evnts (line 4): unknown property (not in the schema; did you mean "events"?)`,
+    ]) {
+      expect(result.stderr).toContain(line);
+    }
+  });
+
+  it("suggests the command or flag meant by an unknown one", () => {
+    const command = run(["valdate", "x.json"]);
+    expect(command.status).toBe(2);
+    expect(command.stderr).toContain('Unknown arguments: valdate, x.json ("valdate": did you mean the command validate?)');
+    const flag = run(["--lifecycle-stp", "1s"]);
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toContain('"lifecycle-stp": did you mean --lifecycle-step?)');
+  });
+
   it("checks records as the server does at start-up, not just the file's structure", () => {
     const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
     const file = join(dir, "providers.json");

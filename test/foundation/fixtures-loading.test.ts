@@ -32,10 +32,22 @@ describe("fixture files are refused at load with file, JSON pointer and reason",
     expect(err.message).toContain(`${file}#: invalid JSON at line 3`);
   });
 
+  it("every problem of every file at once: a structural one does not hide the record checks of other sections and files", () => {
+    const first = tempFile("first.json", JSON.stringify({ tenants: [{ id: "x" }], oauth_providers: [{ name: "A", uses_pkce: "yes" }] }));
+    const second = tempFile("second.json", JSON.stringify({ deployment: [], mcp_servers: [{ slug: "Bad Slug" }] }));
+    const err = loadError([first, second]);
+    expect(err.problems.map((p) => [p.file, p.pointer])).toEqual([
+      [first, "/tenants/0/id"],
+      [second, "/deployment"],
+      [first, "/oauth_providers/0/uses_pkce"],
+      [second, "/mcp_servers/0/slug"],
+    ]);
+  });
+
   it("an unknown section is named with its pointer", () => {
     const file = tempFile("typo.json", JSON.stringify({ deployment: [] }));
     const err = loadError([file]);
-    expect(err.problems).toEqual([{ file, pointer: "/deployment", reason: "unknown property (not in the schema)" }]);
+    expect(err.problems).toEqual([{ file, pointer: "/deployment", reason: 'unknown property (not in the schema; did you mean "deployments"?)' }]);
   });
 
   it("a wrongly typed value points at the value", () => {
