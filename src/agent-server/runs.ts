@@ -14,29 +14,13 @@ import type { Ending, LoadedScenario, ScenarioEvent } from "./scenario-types.js"
 import { renderTemplates, TemplateError } from "./templates.js";
 import { newThread, threadCollection, type ThreadRecord } from "./threads.js";
 import { readBody } from "./validation.js";
+import type { MultitaskStrategy, RunCreate, RunStatus } from "../schemas/types.gen.js";
 
-export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
-export type MultitaskStrategy = "reject" | "rollback" | "interrupt" | "enqueue";
+export type { MultitaskStrategy, RunStatus };
 
 /** The run-create body after validation and defaults (schema agent-server/run.json#/$defs/RunCreate). */
-export interface RunCreateBody {
-  assistant_id: string;
-  input?: unknown;
-  command?: { update?: unknown; resume?: unknown; goto?: unknown } | null;
-  metadata?: Record<string, unknown>;
-  config?: Record<string, unknown>;
-  context?: Record<string, unknown>;
-  stream_mode: string | string[];
-  stream_subgraphs: boolean;
-  stream_resumable: boolean;
-  feedback_keys?: string[];
-  multitask_strategy: MultitaskStrategy;
-  if_not_exists: "create" | "reject";
-  on_disconnect: "cancel" | "continue";
-  on_completion: "delete" | "keep";
-  after_seconds?: number;
-  [key: string]: unknown;
-}
+export type RunCreateBody = RunCreate &
+  Required<Pick<RunCreate, "stream_mode" | "stream_subgraphs" | "stream_resumable" | "multitask_strategy" | "if_not_exists" | "on_disconnect" | "on_completion">>;
 
 /** A run as the mock keeps it: the wire fields plus what /_mock/runs shows. */
 export interface RunRecord {

@@ -1,7 +1,8 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
+import type { ThreadStatus } from "../schemas/types.gen.js";
 
-export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
+export type { ThreadStatus };
 
 export interface Interrupt {
   value: unknown;

@@ -1,25 +1,11 @@
+import type { DeploymentListQuery as DeploymentListQueryInput, RevisionListQuery as RevisionListQueryInput } from "../schemas/types.gen.js";
 import { newestFirst, type Deployment, type DeploymentStore, type RevisionEntry } from "./deployments-store.js";
 
-/** `GET /v2/deployments` query after validation (control-plane/deployment.json#/$defs/DeploymentListQuery). */
-export interface DeploymentListQuery {
-  limit: number;
-  offset: number;
-  name_contains?: string | null;
-  status?: string | null;
-  remote_reconciled?: boolean | null;
-  tag_value_ids?: string | null;
-  image_version?: string | null;
-  deployment_type?: string | null;
-  deployment_ids?: string | null;
-}
+/** `GET /v2/deployments` query after validation (control-plane/deployment.json#/$defs/DeploymentListQuery): defaults filled in. */
+export type DeploymentListQuery = DeploymentListQueryInput & { limit: number; offset: number };
 
-/** `GET …/revisions` query after validation (control-plane/revision.json#/$defs/RevisionListQuery). */
-export interface RevisionListQuery {
-  limit: number;
-  offset: number;
-  status?: string | null;
-  remote_reconciled?: boolean | null;
-}
+/** `GET …/revisions` query after validation (control-plane/revision.json#/$defs/RevisionListQuery): defaults filled in. */
+export type RevisionListQuery = RevisionListQueryInput & { limit: number; offset: number };
 
 export interface Page<T> {
   resources: T[];

@@ -1,46 +1,22 @@
 import type { MockContext } from "../context.js";
 import type { Collection } from "../store/collection.js";
 import { schemas } from "../schemas/registry.js";
+import type { Deployment as DeploymentRecord, DeploymentSource, DeploymentStatus, Revision as RevisionRecord, RevisionStatus } from "../schemas/types.gen.js";
 
 export const DEPLOYMENT_REF = "control-plane/deployment.json#/$defs/Deployment";
 export const REVISION_REF = "control-plane/revision.json#/$defs/Revision";
 
-export type DeploymentSource = "github" | "external_docker" | "internal_docker" | "internal_source";
-export type DeploymentStatus = "AWAITING_DATABASE" | "READY" | "UNUSED" | "AWAITING_DELETE" | "UNKNOWN";
-export type RevisionStatus =
-  | "CREATING" | "QUEUED" | "AWAITING_BUILD" | "BUILDING" | "AWAITING_DEPLOY" | "DEPLOYING"
-  | "CREATE_FAILED" | "BUILD_FAILED" | "DEPLOY_FAILED" | "DEPLOYED" | "SKIPPED" | "INTERRUPTED" | "UNKNOWN";
+// The wire records and their enums are the schemas' (control-plane/deployment.json, revision.json).
+export type { DeploymentSource, DeploymentStatus, RevisionStatus };
 
 /** `SourceConfig` / `SourceRevisionConfig` of the schema: every key present, null when unset. */
 export type ConfigObject = Record<string, unknown>;
 
+// The configs stay generic objects: the code copies them key by key in schema order (schemaKeys).
 /** The wire record (control-plane/deployment.json#/$defs/Deployment), stored as it is sent. */
-export interface Deployment {
-  name: string;
-  source: DeploymentSource;
-  source_config: ConfigObject;
-  source_revision_config: ConfigObject;
-  secrets: { name: string; value: string }[];
-  secret_references?: { name: string; secret_name: string; secret_key: string }[] | null;
-  id: string;
-  tenant_id: string;
-  created_at: string;
-  updated_at: string;
-  status: DeploymentStatus;
-  latest_revision_id: string | null;
-  active_revision_id: string | null;
-  image_version?: string | null;
-}
-
+export type Deployment = Omit<DeploymentRecord, "source_config" | "source_revision_config"> & { source_config: ConfigObject; source_revision_config: ConfigObject };
 /** The wire record (control-plane/revision.json#/$defs/Revision). */
-export interface Revision {
-  id: string;
-  created_at: string;
-  updated_at: string;
-  status: RevisionStatus;
-  source: DeploymentSource;
-  source_revision_config: ConfigObject;
-}
+export type Revision = Omit<RevisionRecord, "source_revision_config"> & { source_revision_config: ConfigObject };
 
 /**
  * What the real service knows about a deployment but the wire record has no field for: tags and the

@@ -1,5 +1,6 @@
 import type { MockContext } from "../context.js";
 import type { Collection } from "../store/collection.js";
+import type { Integration, Repository } from "../schemas/types.gen.js";
 
 export const INTEGRATION_REF = "control-plane/integration.json#/$defs/Integration";
 export const REPOSITORY_REF = "control-plane/repository.json#/$defs/Repository";
@@ -7,22 +8,8 @@ export const REPOSITORY_REF = "control-plane/repository.json#/$defs/Repository";
 /** Which listing an integration appears in: the GitHub App routes or the hosted-forge ones. */
 export type IntegrationKind = "github" | "forge";
 
-/** The `Integration` wire record (control-plane/integration.json). */
-export interface Integration {
-  id: string;
-  installation_id: number;
-  name: string;
-}
-
-/** The `Repository` wire record (control-plane/repository.json). */
-export interface Repository {
-  host_integration_id: string;
-  id: number;
-  name: string;
-  owner: string;
-  url: string;
-  default_branch: string;
-}
+// The wire records are the schemas' (control-plane/integration.json, repository.json).
+export type { Integration, Repository };
 
 /** An integration as stored: its wire record, its kind and its repositories (wire records too). */
 export interface StoredIntegration {

@@ -81,7 +81,7 @@ export class McpFixtureOAuth {
     const challenge = query.code_challenge ?? null;
     const method = challenge ? (query.code_challenge_method ?? "plain") : null;
     if (server.code_challenge_methods.length && !challenge) return back({ error: "invalid_request", error_description: "code_challenge is required" });
-    if (method && !server.code_challenge_methods.includes(method)) return back({ error: "invalid_request", error_description: `code_challenge_method ${method} is not supported` });
+    if (method && !(server.code_challenge_methods as readonly string[]).includes(method)) return back({ error: "invalid_request", error_description: `code_challenge_method ${method} is not supported` });
     const code = this.ctx.random.hex(32);
     this.codes.set(code, {
       client_id: client.client_id,

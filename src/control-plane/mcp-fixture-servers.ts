@@ -1,22 +1,15 @@
 import type { MockContext } from "../context.js";
 import { isPlainObject } from "../core/json.js";
 import { schemas } from "../schemas/registry.js";
+import type { McpServer } from "../schemas/types.gen.js";
 import type { FixtureSet } from "../store/fixtures.js";
 import { mcpFixtureErrors, NO_STORE } from "./mcp-fixture-errors.js";
 import { McpFixtureOAuth } from "./mcp-fixture-oauth.js";
 
 const SERVER_REF = "fixtures/mcp-server.json#/$defs/McpServer";
 
-/** One `mcp_servers` fixture entry, defaults filled in from its schema. */
-export interface McpServerConfig {
-  slug: string;
-  name?: string;
-  scopes: string[];
-  dynamic_registration: boolean;
-  code_challenge_methods: string[];
-  fail_at?: "protected-resource-metadata" | "authorization-server-metadata" | "client-registration";
-  fail_status: number;
-}
+/** One `mcp_servers` fixture entry (fixtures/mcp-server.json), defaults filled in from its schema. */
+export type McpServerConfig = McpServer & Required<Pick<McpServer, "scopes" | "dynamic_registration" | "code_challenge_methods" | "fail_status">>;
 
 /** What a fixture endpoint answers; the same value serves express and in-process calls. */
 export interface FixtureAnswer {

@@ -1,27 +1,15 @@
 import type { MockContext } from "../context.js";
 import type { Collection } from "../store/collection.js";
 import { schemas } from "../schemas/registry.js";
+import type { OAuthProvider as OAuthProviderRecord } from "../schemas/types.gen.js";
 
 export const PROVIDER_REF = "control-plane/oauth-provider.json#/$defs/OAuthProvider";
 
-/** The `OAuthProvider` wire record (control-plane/oauth-provider.json). */
-export interface OAuthProvider {
-  id: string;
-  organization_id: string;
-  provider_id: string;
-  name: string;
-  client_id: string;
-  auth_url: string;
-  token_url: string;
-  uses_pkce: boolean;
-  code_challenge_method: string | null;
-  provider_type: string | null;
-  mcp_server_url: string | null;
-  token_endpoint_auth_method: string;
-  is_dynamic_client: boolean;
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * The `OAuthProvider` wire record (control-plane/oauth-provider.json). The schema marks four fields
+ * optional; the mock's records always carry every field.
+ */
+export type OAuthProvider = Required<OAuthProviderRecord>;
 
 /** What the store keeps: the wire record plus the secret, which no response ever carries. */
 export interface StoredProvider extends OAuthProvider {

@@ -1,34 +1,13 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { tokenCollection, type FeedbackToken } from "./feedback-tokens.js";
+import type { Feedback, FeedbackCreate, SubmitBody } from "../schemas/types.gen.js";
 
-/** LangSmith `FeedbackSchema`: the wire form of a feedback (schema `tracing/feedback.json#/$defs/Feedback`). */
-export interface Feedback {
-  id: string;
-  created_at: string;
-  modified_at: string;
-  key: string;
-  score: number | boolean | null;
-  value: number | boolean | string | Record<string, unknown> | null;
-  comment: string | null;
-  correction: Record<string, unknown> | string | null;
-  feedback_group_id: string | null;
-  comparative_experiment_id: string | null;
-  run_id: string | null;
-  session_id: string | null;
-  trace_id: string | null;
-  start_time: string | null;
-  is_root: boolean;
-  feedback_source: {
-    type: string | null;
-    metadata: Record<string, unknown> | null;
-    user_id: string | null;
-    ls_user_id: string | null;
-    user_name: string | null;
-  } | null;
-  extra: Record<string, unknown> | null;
-  feedback_thread_id: string | null;
-}
+// The wire form (LangSmith `FeedbackSchema`, tracing/feedback.json), what a token URL accepts
+// (tracing/feedback-submit.json) and the body of `POST /feedback` (tracing/feedback-create.json).
+export type { Feedback, FeedbackCreate };
+/** What a token URL accepts (schema `tracing/feedback-submit.json`). */
+export type Submission = SubmitBody;
 
 /** One recorded feedback: the LangSmith record plus what the mock knows about where it came from. */
 export interface FeedbackRecord {
@@ -42,33 +21,6 @@ export interface FeedbackRecord {
   metadata: Record<string, unknown> | null;
   method: string;
   received_at: number;
-}
-
-/** What a token URL accepts (schema `tracing/feedback-submit.json`). */
-export interface Submission {
-  score?: number | boolean | null;
-  value?: number | boolean | string | null;
-  comment?: string | null;
-  correction?: Record<string, unknown> | string | null;
-  metadata?: Record<string, unknown> | null;
-}
-
-/** The body of `POST /feedback` (schema `tracing/feedback-create.json`). */
-export interface FeedbackCreate {
-  id?: string;
-  key: string;
-  score?: number | boolean | null;
-  value?: Feedback["value"];
-  comment?: string | null;
-  correction?: Feedback["correction"];
-  feedback_group_id?: string | null;
-  comparative_experiment_id?: string | null;
-  run_id?: string | null;
-  session_id?: string | null;
-  trace_id?: string | null;
-  start_time?: string | null;
-  feedback_source?: { type?: string; metadata?: Record<string, unknown> | null } | null;
-  error?: boolean | null;
 }
 
 /** Recorded feedback, in arrival order; `reset("feedback")` empties it. */
