@@ -21,6 +21,12 @@ const FEEDBACK_FILTERS = ["key", "run_id", "thread_id", "token_id"] as const;
 const REQUEST_FILTERS = ["method", "path", "status", "route", "limit"] as const;
 const RUN_FILTERS = ["thread_id", "scenario", "status"] as const;
 
+/** How long `waitFor` waits (real ms) and for how many matches. */
+export interface WaitOptions {
+  timeout?: number;
+  count?: number;
+}
+
 /** What `mock.faults.add()` returns. */
 export interface FaultHandle {
   id: string;
@@ -210,6 +216,47 @@ export class MockControl {
       throw new ControlError(400, `scope must be one of ${RESET_SCOPES.map((s) => `"${s}"`).join(", ")}; got ${JSON.stringify(scope)}`);
     }
     this.ctx.reset(scope);
+  }
+
+  /**
+   * Resolves as soon as what a test expects has arrived — no polling: `await mock.control.waitFor.feedback({ key:
+   * "user_liked" })`. Each resolves with every match (at least `count`, default 1), and rejects after
+   * `timeout` ms of real time (default 5000) saying what it waited for and what there is.
+   */
+  get waitFor() {
+    return {
+      feedback: (filter: FeedbackFilter = {}, options: WaitOptions = {}) => this.waitUntil("feedback", () => this.feedback(filter), filter, ["feedback."], options),
+      request: (filter: JournalFilter = {}, options: WaitOptions = {}) => this.waitUntil("request", () => this.requests(filter), filter, ["request."], options),
+      run: (filter: RunFilter = {}, options: WaitOptions = {}) => this.waitUntil("run", () => this.runs(filter), filter, ["run."], options),
+    };
+  }
+
+  private waitUntil<T>(what: string, probe: () => T[], filter: object, prefixes: readonly string[], options: WaitOptions): Promise<T[]> {
+    const count = options.count ?? 1;
+    const timeout = options.timeout ?? 5000;
+    let first: T[];
+    try {
+      first = probe(); // also refuses an unknown filter key before anything waits
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (first.length >= count) return Promise.resolve(first);
+    return new Promise((resolve, reject) => {
+      const done = (finish: () => void) => {
+        clearTimeout(timer);
+        unsubscribe();
+        finish();
+      };
+      const unsubscribe = this.ctx.events.subscribe((event) => {
+        if (!prefixes.some((p) => event.type.startsWith(p))) return;
+        const found = probe();
+        if (found.length >= count) done(() => resolve(found));
+      });
+      const timer = setTimeout(() => {
+        const have = probe().length;
+        done(() => reject(new Error(`waited ${timeout} ms for ${count} ${what}${count === 1 ? "" : "s"} matching ${JSON.stringify(filter)}; ${have} match${have === 1 ? "" : "es"} so far`)));
+      }, timeout);
+    });
   }
 
   /** The mock's clock: `now()`, `advance("5m")`, `set("2026-01-01T00:00:00Z")`, `state()`. */

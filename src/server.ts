@@ -28,6 +28,8 @@ export interface MockServer {
   loadScenarios: MockControl["loadScenarios"];
   reset: MockControl["reset"];
   clock: MockControl["clock"];
+  /** Resolves when expected feedback, a request or a run arrives (no polling). */
+  waitFor: MockControl["waitFor"];
   control: MockControl;
   close(): Promise<void>;
 }
@@ -74,6 +76,9 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     reset: (scope) => control.reset(scope),
     get clock() {
       return control.clock;
+    },
+    get waitFor() {
+      return control.waitFor;
     },
     control,
     close: async () => {
