@@ -10,5 +10,6 @@ export type { ResetScope } from "./context.js";
 export type { JournalEntry, JournalFilter } from "./http/journal.js";
 export type { CapturedFeedback, FeedbackFilter } from "./tracing/captured-feedback.js";
 export type { ScenarioInput } from "./agent-server/scenario-types.js";
+export type { OverrideHandle } from "./agent-server/scenario-registry.js";
 export { LoadError } from "./core/load-error.js";
 export type { LoadProblem } from "./core/load-error.js";

@@ -8,6 +8,7 @@ import { ControlError, requireKnownKeys } from "./control-error.js";
 import type { AgentServer } from "./agent-server/index.js";
 import { adminRunResponse, runCollection } from "./agent-server/runs.js";
 import type { Scenario, ScenarioInput } from "./agent-server/scenario-types.js";
+import type { OverrideHandle } from "./agent-server/scenario-registry.js";
 import { deploymentsOf } from "./control-plane/deployments-service.js";
 import type { RevisionStatus } from "./control-plane/deployments-store.js";
 import { pathFor } from "./control-plane/lifecycle.js";
@@ -44,6 +45,12 @@ export interface ScenarioSummary {
   description: string | null;
   graph_id: string | null;
   priority: number;
+  /** Serves one run (`once: true`). */
+  once: boolean;
+  /** A `once` scenario that has served its run. */
+  used: boolean;
+  /** Added by `use()`: tried before every other scenario. */
+  override: boolean;
   match: unknown;
   turns: unknown;
   source: string;
@@ -114,7 +121,8 @@ export class MockControl {
 
   /** The loaded scenarios in match order. */
   scenarios(): ScenarioSummary[] {
-    return this.agent.scenarios.list().map(describeScenario);
+    const registry = this.agent.scenarios;
+    return registry.list().map((s) => describeScenario(s, registry.isUsed(s), registry.isOverride(s)));
   }
 
   /** Loads scenario files, folders or objects after start; returns the names loaded. */
@@ -136,6 +144,15 @@ export class MockControl {
       if (err instanceof LoadError) throw new ControlError(422, err.problems);
       throw err;
     }
+  }
+
+  /**
+   * Adds scenarios (files, folders or objects) that win over every other loaded scenario, whatever its
+   * priority, until the returned handle is called (or disposed: `using off = mock.use(…)`) or the
+   * scenarios are reset — MSW's `server.use()`. A same-named scenario is hidden meanwhile.
+   */
+  use(...scenarios: (string | ScenarioInput)[]): OverrideHandle {
+    return this.agent.scenarios.use(scenarios);
   }
 
   removeScenario(name: string): void {
@@ -248,12 +265,15 @@ export class MockControl {
   }
 }
 
-function describeScenario(s: Scenario): ScenarioSummary {
+function describeScenario(s: Scenario, used: boolean, override: boolean): ScenarioSummary {
   return {
     name: s.name,
     description: s.description ?? null,
     graph_id: s.graph_id ?? null,
     priority: s.priority,
+    once: s.once,
+    used,
+    override,
     match: s.match,
     turns: s.turns,
     source: `${s.source.file}#${s.source.pointer}`,

@@ -26,10 +26,13 @@ export interface MockServer {
   feedback: MockControl["feedback"];
   requests: MockControl["requests"];
   loadScenarios: MockControl["loadScenarios"];
+  use: MockControl["use"];
   reset: MockControl["reset"];
   clock: MockControl["clock"];
   control: MockControl;
   close(): Promise<void>;
+  /** `await using mock = await startMockServer()` closes the mock when the block ends. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /**
@@ -63,6 +66,10 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
   }
   gate.open(app);
   const control = mockOf(app);
+  const close = async () => {
+    control.context.close();
+    await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
+  };
   return {
     url,
     tracingUrl,
@@ -71,15 +78,14 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     feedback: (filter) => control.feedback(filter),
     requests: (filter) => control.requests(filter),
     loadScenarios: (input) => control.loadScenarios(input),
+    use: (...scenarios) => control.use(...scenarios),
     reset: (scope) => control.reset(scope),
     get clock() {
       return control.clock;
     },
     control,
-    close: async () => {
-      control.context.close();
-      await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }
 

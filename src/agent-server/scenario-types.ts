@@ -36,6 +36,8 @@ export interface Scenario {
   /** The graph this scenario belongs to, when it names one. */
   graph_id?: string;
   priority: number;
+  /** Serves one run, then stops matching. */
+  once: boolean;
   match: ScenarioMatch;
   turns: Turn[];
   /** File (or `<scenario object n>`) it came from, and its JSON pointer there. */

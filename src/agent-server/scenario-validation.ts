@@ -15,10 +15,11 @@ export const SCENARIO_SCHEMA = "agent-server/scenario.json#/$defs/Scenario";
 /**
  * Checks scenario documents (each one scenario or a list) against the scenario schema, then what a
  * schema cannot say: operators and regular expressions in `match`, template expressions, `turns`
- * next to the single-turn shorthand, and names already taken. Returns the scenarios only when no
+ * next to the single-turn shorthand, and a name used twice in one load (a name loaded before is
+ * replaced: the registry's job). Returns the scenarios only when no
  * problem was found.
  */
-export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: ReadonlySet<string> = new Set()): { scenarios: Scenario[]; problems: LoadProblem[] } {
+export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scenarios: Scenario[]; problems: LoadProblem[] } {
   const problems: LoadProblem[] = [];
   const scenarios: Scenario[] = [];
   const names = new Map<string, string>();
@@ -32,8 +33,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
       for (const e of errors.filter((x) => x.keyword !== "if")) problems.push({ file: doc.file, pointer: toPointer(path) + pointerOf(e), reason: scenarioReason(e) });
       if (errors.length || !isPlainObject(value)) continue;
       const name = value.name as string;
-      if (taken.has(name)) at(["name"], `a scenario named "${name}" is already loaded; names must be unique (DELETE /_mock/scenarios/${name} first to replace it)`);
-      else if (names.has(name)) at(["name"], `duplicate scenario name "${name}" (also at ${names.get(name)})`);
+      if (names.has(name)) at(["name"], `duplicate scenario name "${name}" (also at ${names.get(name)})`);
       names.set(name, `${doc.file}#${toPointer([...path, "name"])}`);
       if (value.turns !== undefined && (value.events !== undefined || value.end !== undefined)) {
         at(["turns"], "give either turns or the single-turn shorthand (events, end), not both");
@@ -57,6 +57,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
         description: value.description as string | undefined,
         graph_id: graph,
         priority: (value.priority as number | undefined) ?? 0,
+        once: value.once === true,
         match,
         turns,
         source: { file: doc.file, pointer: toPointer(path) },
