@@ -3,6 +3,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { serveCommand } from "./cli/serve-command.js";
 import { validateCommand } from "./cli/validate-command.js";
+import { packageVersion } from "./cli/package-version.js";
 
 await yargs(hideBin(process.argv))
   .scriptName("agent-platform-mock")
@@ -11,7 +12,7 @@ await yargs(hideBin(process.argv))
   .strict()
   .help()
   .alias("help", "h")
-  .version()
+  .version(packageVersion())
   // Bad flags and failed checks: one line saying what is wrong, exit code 2, no stack trace.
   .fail((message, err) => {
     process.stderr.write(`agent-platform-mock: ${message ?? err?.message}\nRun agent-platform-mock --help for the options.\n`);

@@ -63,6 +63,14 @@ export interface ClockState {
   lifecycle: string;
 }
 
+export interface MockSummary {
+  seed: string | undefined;
+  clock: string;
+  lifecycle: string;
+  fixtures: { files: string[]; deployments: number; oauthProviders: number; integrations: number };
+  scenarios: string[];
+}
+
 /**
  * The one control interface of a mock (WireMock's `Admin`): everything a test can do besides the
  * simulated APIs — read captured feedback, requests and runs, load and remove scenarios, script the
@@ -75,7 +83,20 @@ export class MockControl {
   constructor(
     private readonly ctx: MockContext,
     private readonly agent: AgentServer,
+    private readonly fixtureFiles: readonly string[] = [],
   ) {}
+
+  /** What was loaded at start and how the mock runs: the CLI's start banner. */
+  summary(): MockSummary {
+    const count = (name: string) => this.ctx.store.collection(name).size;
+    return {
+      seed: this.ctx.options.seed === undefined || this.ctx.options.seed === "" ? undefined : String(this.ctx.options.seed),
+      clock: this.ctx.clock.mode === "fixed" ? "fixed (seeded; moves only when advanced)" : "real (wall clock)",
+      lifecycle: this.ctx.lifecycle,
+      fixtures: { files: [...this.fixtureFiles], deployments: count("deployments"), oauthProviders: count("oauth_providers"), integrations: count("integrations") },
+      scenarios: this.agent.scenarios.list().map((s) => s.name),
+    };
+  }
 
   /** Feedback recorded through token URLs (and the LangSmith API), in arrival order. */
   feedback(filter: FeedbackFilter = {}): CapturedFeedback[] {

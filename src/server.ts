@@ -31,6 +31,12 @@ export interface MockServer {
   clock: MockControl["clock"];
   control: MockControl;
   close(): Promise<void>;
+  /**
+   * Reads the fixture and scenario files again and serves a fresh mock built from them (state starts
+   * over, as after reset()). A bad file rejects with a LoadError and the running mock is kept.
+   * The CLI's `--watch` calls it.
+   */
+  reload(): Promise<void>;
   /** `await using mock = await startMockServer()` closes the mock when the block ends. */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -65,10 +71,17 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     throw err;
   }
   gate.open(app);
-  const control = mockOf(app);
+  let control = mockOf(app);
   const close = async () => {
     control.context.close();
     await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
+  };
+  const reload = async () => {
+    const next = createApp({ ...options, publicUrl: url, tracingUrl });
+    const previous = control;
+    control = mockOf(next);
+    gate.open(next);
+    previous.context.close();
   };
   return {
     url,
@@ -83,8 +96,11 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     get clock() {
       return control.clock;
     },
-    control,
+    get control() {
+      return control;
+    },
     close,
+    reload,
     [Symbol.asyncDispose]: close,
   };
 }

@@ -70,7 +70,7 @@ describe("installed from the packed tarball", () => {
 
   it("type-checks the README's TypeScript example strictly, skipLibCheck off, under bundler and node16", async () => {
     writeFileSync(join(consumer, "example.mts"), readmeExample("ts"));
-    const base = { strict: true, skipLibCheck: false, noEmit: true, target: "ES2022", lib: ["ES2022", "DOM"], types: [] };
+    const base = { strict: true, skipLibCheck: false, noEmit: true, target: "ES2022", lib: ["ES2022"], types: [] };
     const configs = {
       bundler: { ...base, module: "ESNext", moduleResolution: "Bundler" },
       node16: { ...base, module: "Node16", moduleResolution: "Node16" },
@@ -83,7 +83,7 @@ describe("installed from the packed tarball", () => {
       }),
     );
     expect(Object.fromEntries(results)).toEqual({ bundler: "", node16: "" });
-  });
+  }, 120_000);
 
   it("runs the installed bin: --version is the package's own", async () => {
     const { stdout } = await sh(join(consumer, "node_modules/.bin/agent-platform-mock"), ["--version"], { cwd: consumer });
