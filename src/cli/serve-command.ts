@@ -23,7 +23,7 @@ export type ServeArgs = {
   "log-level": LogLevel;
   quiet: boolean;
   watch: boolean;
-  "exit-with-parent": boolean;
+  "exit-with-parent"?: boolean;
 };
 
 /**

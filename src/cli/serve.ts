@@ -11,6 +11,8 @@ import type { ServeArgs } from "./serve-command.js";
 /** Runs `serve` once its arguments are checked: start, banner, request log, watch, stop. */
 export async function serve(argv: ServeArgs): Promise<void> {
   const out = new ConsoleOutput(argv.quiet ? "warn" : argv["log-level"]);
+  // Started by npm or npx (which set npm_command), a SIGTERM to npm must not leave the mock behind.
+  const withParent = argv["exit-with-parent"] ?? process.env.npm_command !== undefined;
   const progressShown = new Set<string>();
   let mock: MockServer;
   try {
@@ -46,7 +48,7 @@ export async function serve(argv: ServeArgs): Promise<void> {
   // Tools wait for this line: always printed, whatever the log level.
   process.stdout.write(`Listening on ${mock.url}\n`);
   if (mock.tracingUrl !== mock.url) process.stdout.write(`Tracing service on ${mock.tracingUrl}\n`);
-  out.info(banner(mock, { watch: argv.watch, exitWithParent: argv["exit-with-parent"], colour: out.colour }));
+  out.info(banner(mock, { watch: argv.watch, exitWithParent: withParent, colour: out.colour }));
 
   let stopping = false;
   const stop = (code = 0) => {
@@ -58,7 +60,7 @@ export async function serve(argv: ServeArgs): Promise<void> {
   process.once("SIGINT", () => stop());
   process.once("SIGTERM", () => stop());
   process.once("SIGHUP", () => stop());
-  if (argv["exit-with-parent"]) exitWithParent(() => stop());
+  if (withParent) exitWithParent(() => stop());
   if (argv.watch) {
     const paths = [...(argv.fixtures ?? []), ...(argv.scenarios ?? [])];
     if (!paths.length) out.warn("--watch: nothing to watch (the bundled fixtures and scenarios do not change); pass --fixtures or --scenarios");

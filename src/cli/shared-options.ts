@@ -17,6 +17,6 @@ export const serveOptions = {
   "log-level": { choices: ["silent", "error", "warn", "info", "debug"], default: "info", describe: "info: banner and one line per request; debug: also /_mock requests; warn: problems only" },
   quiet: { type: "boolean", default: false, describe: "Same as --log-level warn (the Listening on line is always printed)" },
   watch: { type: "boolean", default: false, describe: "Reload fixture and scenario files when they change; a bad file keeps the previous set" },
-  "exit-with-parent": { type: "boolean", default: false, describe: "Exit when the process that started the mock (npm, npx, a test runner, Python) goes away" },
+  "exit-with-parent": { type: "boolean", describe: "Exit when the process that started the mock (npm, npx, a test runner, Python) goes away [default: on under npm start / npx]" },
   "body-limit": { type: "string", default: "1mb", describe: "Largest accepted request body" },
 } satisfies Record<string, Options>;
