@@ -20,7 +20,8 @@ export async function serve(argv: ServeArgs): Promise<void> {
       port: port("port", argv.port),
       host: argv.host,
       seed: argv.seed,
-      fixtures: argv.fixtures,
+      // `--no-fixtures` (yargs reads it as [false]): start without control-plane fixtures.
+      fixtures: argv.fixtures?.some((f) => (f as unknown) === false) ? false : argv.fixtures,
       scenarios: argv.scenarios ?? [BUNDLED_SCENARIOS],
       apiKey: argv["api-key"],
       adminToken: argv["admin-token"],
@@ -62,7 +63,7 @@ export async function serve(argv: ServeArgs): Promise<void> {
   process.once("SIGHUP", () => stop());
   if (withParent) exitWithParent(() => stop());
   if (argv.watch) {
-    const paths = [...(argv.fixtures ?? []), ...(argv.scenarios ?? [])];
+    const paths = [...(argv.fixtures ?? []), ...(argv.scenarios ?? [])].filter((p) => typeof p === "string");
     if (!paths.length) out.warn("--watch: nothing to watch (the bundled fixtures and scenarios do not change); pass --fixtures or --scenarios");
     else watchFiles(paths, async (changed) => {
       const before = mock.control.summary();

@@ -6,7 +6,7 @@ export const serveOptions = {
   port: { type: "string", default: 8123, describe: "Port to listen on (0 picks a free port)" },
   host: { type: "string", default: "127.0.0.1", describe: "Interface to bind; 0.0.0.0 exposes the mock to other machines" },
   seed: { type: "string", describe: "Seed for every random choice; also fixes the clock's start (default: random ids, wall-clock time)" },
-  fixtures: { type: "array", string: true, describe: "Fixture files or folders (default: the bundled fixtures/)" },
+  fixtures: { type: "array", string: true, describe: "Fixture files or folders (default: the bundled fixtures/); --no-fixtures starts without any (faster, for agent-server-only use)" },
   scenarios: { type: "array", string: true, describe: "Scenario files or folders, JSON or YAML; repeatable (default: the bundled scenarios/)" },
   "api-key": { type: "string", describe: "Require this X-Api-Key on the control plane, agent server and tracing API" },
   "admin-token": { type: "string", describe: "Require Authorization: Bearer <token> on /_mock routes" },
