@@ -11,8 +11,8 @@ import type { ServeArgs } from "./serve-command.js";
 /** Runs `serve` once its arguments are checked: start, banner, request log, watch, stop. */
 export async function serve(argv: ServeArgs): Promise<void> {
   const out = new ConsoleOutput(argv.quiet ? "warn" : argv["log-level"]);
-  // Started by npm or npx (which set npm_command), a SIGTERM to npm must not leave the mock behind.
-  const withParent = argv["exit-with-parent"] ?? process.env.npm_command !== undefined;
+  // Started by `npm start` or `npx` (npm sets these), a SIGTERM to npm must not leave the mock behind.
+  const withParent = argv["exit-with-parent"] ?? (process.env.npm_command === "exec" || process.env.npm_lifecycle_event === "start");
   const progressShown = new Set<string>();
   let mock: MockServer;
   try {

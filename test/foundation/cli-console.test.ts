@@ -73,7 +73,7 @@ describe("the serve console", () => {
     expect(out.text).toContain("Scenarios  1: one");
     expect(out.text).toContain("Seed       7");
     expect(out.text).toMatch(/^Clock {6}fixed .*; lifecycle immediate$/m);
-    expect(out.text).toContain("Stop with Ctrl+C (or SIGTERM).");
+    expect(out.text).toMatch(/^Stop with Ctrl\+C \(or SIGTERM\)/m);
   });
 
   it("logs one line per request: method, path, status, duration and the scenario that answered", async () => {
