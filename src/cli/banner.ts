@@ -16,7 +16,8 @@ export function banner(mock: MockServer, how: { watch: boolean; exitWithParent: 
     `  tracing         ${mock.tracingUrl}/api/v1`,
     `  mock admin      ${mock.url}/_mock  ${dim("(feedback, requests, scenarios, clock, reset)")}`,
   ];
-  if (served.has("/openapi.json")) lines.push(`  OpenAPI         ${mock.url}/openapi.json`);
+  lines.push(`  inspector       ${mock.inspectorUrl}`);
+  if (served.has("/openapi.json")) lines.push(`  OpenAPI         ${mock.url}/openapi.json  ${dim("(/_mock/openapi.json: the admin API)")}`);
   const bundled = s.fixtures.files.length > 0 && s.fixtures.files.every((f) => f.startsWith(BUNDLED_FIXTURES));
   const files = bundled ? `bundled fixtures/ (${s.fixtures.files.length} files)` : s.fixtures.files.map((f) => relative(process.cwd(), f) || f).join(", ");
   lines.push(

@@ -69,6 +69,7 @@ describe("the serve console", () => {
     expect(lines[0]).toBe(`Listening on ${url}`);
     expect(out.text).toContain(`  tracing         ${url}/api/v1`);
     expect(out.text).toContain(`  mock admin      ${url}/_mock`);
+    expect(out.text).toContain(`  OpenAPI         ${url}/openapi.json`);
     expect(out.text).toMatch(/^Fixtures {3}.*fixtures\.json: 0 deployments, 0 OAuth providers, 0 integrations$/m);
     expect(out.text).toContain("Scenarios  1: one");
     expect(out.text).toContain("Seed       7");
