@@ -15,6 +15,7 @@ import { adminModule } from "./admin/index.js";
 import { MockControl } from "./mock-control.js";
 import { InspectorData } from "./inspector-data.js";
 import { inspectorLink, inspectorRoutes } from "./admin/inspector-routes.js";
+import { requestLog } from "./http/request-log.js";
 
 /**
  * Builds the mock as an express app without listening (for supertest, or to mount in your own server).
@@ -34,11 +35,12 @@ export function createApp(options: MockOptions = {}): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   // One pipeline for all four services: they live under disjoint paths (DESIGN §1).
+  app.use(requestLog(ctx, options.onRequest));
   app.use(inspectorLink());
   app.use(ctx.journal.middleware());
   const registrar = new Registrar(ctx);
   const agent = agentServer(ctx, options.scenarios ?? []);
-  const control = new MockControl(ctx, agent);
+  const control = new MockControl(ctx, agent, fixtures.documents.map((d) => d.file));
   registrar.mount(app, adminModule(ctx, control, [adminDocsRoute(registrar), ...inspectorRoutes(ctx, new InspectorData(ctx, agent))]));
   registrar.mount(app, apiDocsModule(registrar));
   registrar.mount(app, tracingModule(ctx));

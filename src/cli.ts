@@ -5,6 +5,7 @@ import { serveCommand } from "./cli/serve-command.js";
 import { validateCommand } from "./cli/validate-command.js";
 import { withUnknownArgumentHints } from "./cli/unknown-argument-hint.js";
 import { serveOptions } from "./cli/shared-options.js";
+import { packageVersion } from "./cli/package-version.js";
 
 await yargs(hideBin(process.argv))
   .scriptName("agent-platform-mock")
@@ -13,7 +14,7 @@ await yargs(hideBin(process.argv))
   .strict()
   .help()
   .alias("help", "h")
-  .version()
+  .version(packageVersion())
   // Bad flags and failed checks: one line saying what is wrong, exit code 2, no stack trace.
   .fail((message, err) => {
     const text = withUnknownArgumentHints(message ?? err?.message ?? "", ["serve", "validate"], [...Object.keys(serveOptions), "help", "version"]);

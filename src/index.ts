@@ -34,5 +34,6 @@ export type {
 export type { JournalEntry, JournalFilter } from "./http/journal.js";
 export type { FeedbackFilter } from "./tracing/captured-feedback.js";
 export type { RunFilter } from "./mock-control.js";
+export type { OverrideHandle } from "./agent-server/scenario-registry.js";
 export { LoadError } from "./core/load-error.js";
 export type { LoadProblem } from "./core/load-error.js";

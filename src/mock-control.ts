@@ -8,6 +8,7 @@ import { ControlError, requireKnownKeys } from "./control-error.js";
 import type { AgentServer } from "./agent-server/index.js";
 import { adminRunResponse, runCollection } from "./agent-server/runs.js";
 import type { LoadedScenario, ScenarioInput } from "./agent-server/scenario-types.js";
+import type { OverrideHandle } from "./agent-server/scenario-registry.js";
 import { deploymentsOf } from "./control-plane/deployments-service.js";
 import type { RevisionStatus } from "./control-plane/deployments-store.js";
 import { pathFor } from "./control-plane/lifecycle.js";
@@ -50,6 +51,12 @@ export interface ScenarioSummary {
   description: string | null;
   graph_id: string | null;
   priority: number;
+  /** Serves one run (`once: true`). */
+  once: boolean;
+  /** A `once` scenario that has served its run. */
+  used: boolean;
+  /** Added by `use()`: tried before every other scenario. */
+  override: boolean;
   match: unknown;
   turns: unknown;
   source: string;
@@ -60,6 +67,14 @@ export interface ClockState {
   mode: "fixed" | "real";
   auto_advance: boolean;
   lifecycle: string;
+}
+
+export interface MockSummary {
+  seed: string | undefined;
+  clock: string;
+  lifecycle: string;
+  fixtures: { files: string[]; deployments: number; oauthProviders: number; integrations: number };
+  scenarios: string[];
 }
 
 /**
@@ -74,7 +89,20 @@ export class MockControl {
   constructor(
     private readonly ctx: MockContext,
     private readonly agent: AgentServer,
+    private readonly fixtureFiles: readonly string[] = [],
   ) {}
+
+  /** What was loaded at start and how the mock runs: the CLI's start banner. */
+  summary(): MockSummary {
+    const count = (name: string) => this.ctx.store.collection(name).size;
+    return {
+      seed: this.ctx.options.seed === undefined || this.ctx.options.seed === "" ? undefined : String(this.ctx.options.seed),
+      clock: this.ctx.clock.mode === "fixed" ? "fixed (seeded; moves only when advanced)" : "real (wall clock)",
+      lifecycle: this.ctx.lifecycle,
+      fixtures: { files: [...this.fixtureFiles], deployments: count("deployments"), oauthProviders: count("oauth_providers"), integrations: count("integrations") },
+      scenarios: this.agent.scenarios.list().map((s) => s.name),
+    };
+  }
 
   /** Feedback recorded through token URLs (and the LangSmith API), in arrival order. */
   feedback(filter: FeedbackFilter = {}): CapturedFeedback[] {
@@ -120,7 +148,8 @@ export class MockControl {
 
   /** The loaded scenarios in match order. */
   scenarios(): ScenarioSummary[] {
-    return this.agent.scenarios.list().map(describeScenario);
+    const registry = this.agent.scenarios;
+    return registry.list().map((s) => describeScenario(s, registry.isUsed(s), registry.isOverride(s)));
   }
 
   /** Loads scenario files, folders or objects after start; returns the names loaded. */
@@ -142,6 +171,15 @@ export class MockControl {
       if (err instanceof LoadError) throw new ControlError(422, err.problems);
       throw err;
     }
+  }
+
+  /**
+   * Adds scenarios (files, folders or objects) that win over every other loaded scenario, whatever its
+   * priority, until the returned handle is called (or disposed: `using off = mock.use(…)`) or the
+   * scenarios are reset — MSW's `server.use()`. A same-named scenario is hidden meanwhile.
+   */
+  use(...scenarios: (string | ScenarioInput)[]): OverrideHandle {
+    return this.agent.scenarios.use(scenarios);
   }
 
   removeScenario(name: string): void {
@@ -295,12 +333,15 @@ export class MockControl {
   }
 }
 
-function describeScenario(s: LoadedScenario): ScenarioSummary {
+function describeScenario(s: LoadedScenario, used: boolean, override: boolean): ScenarioSummary {
   return {
     name: s.name,
     description: s.description ?? null,
     graph_id: s.graph_id ?? null,
     priority: s.priority,
+    once: s.once,
+    used,
+    override,
     match: s.match,
     turns: s.turns,
     source: `${s.source.file}#${s.source.pointer}`,

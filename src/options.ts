@@ -4,6 +4,7 @@ import type { FaultRuleInput } from "./http/faults.js";
 import type { FixtureDocument } from "./fixture-types.js";
 
 export type { FixtureDocument };
+import type { RequestLogEntry } from "./http/request-log.js";
 
 export type LifecycleMode = "immediate" | "timed" | "manual";
 
@@ -53,6 +54,10 @@ export interface MockOptions {
   checkResponses?: boolean;
   /** Fault rules in force from the start (DESIGN §8): files (JSON or YAML, one rule or a list) or rule objects. */
   faults?: readonly (string | FaultRuleInput)[];
+  /** Called while a long start-up task (fixture generation) runs; start-up is synchronous. */
+  onProgress?: (progress: { task: string; done: number; total: number }) => void;
+  /** Called once per finished request (the CLI's request log). */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 export const BUNDLED_FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));

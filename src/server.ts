@@ -26,12 +26,21 @@ export interface MockServer {
   feedback: MockControl["feedback"];
   requests: MockControl["requests"];
   loadScenarios: MockControl["loadScenarios"];
+  use: MockControl["use"];
   reset: MockControl["reset"];
   clock: MockControl["clock"];
   /** Resolves when expected feedback, a request or a run arrives (no polling). */
   waitFor: MockControl["waitFor"];
   control: MockControl;
   close(): Promise<void>;
+  /**
+   * Reads the fixture and scenario files again and serves a fresh mock built from them (state starts
+   * over, as after reset()). A bad file rejects with a LoadError and the running mock is kept.
+   * The CLI's `--watch` calls it.
+   */
+  reload(): Promise<void>;
+  /** `await using mock = await startMockServer()` closes the mock when the block ends. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /**
@@ -64,7 +73,18 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     throw err;
   }
   gate.open(app);
-  const control = mockOf(app);
+  let control = mockOf(app);
+  const close = async () => {
+    control.context.close();
+    await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
+  };
+  const reload = async () => {
+    const next = createApp({ ...options, publicUrl: url, tracingUrl });
+    const previous = control;
+    control = mockOf(next);
+    gate.open(next);
+    previous.context.close();
+  };
   return {
     url,
     tracingUrl,
@@ -73,6 +93,7 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     feedback: (filter) => control.feedback(filter),
     requests: (filter) => control.requests(filter),
     loadScenarios: (input) => control.loadScenarios(input),
+    use: (...scenarios) => control.use(...scenarios),
     reset: (scope) => control.reset(scope),
     get clock() {
       return control.clock;
@@ -80,11 +101,12 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     get waitFor() {
       return control.waitFor;
     },
-    control,
-    close: async () => {
-      control.context.close();
-      await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
+    get control() {
+      return control;
     },
+    close,
+    reload,
+    [Symbol.asyncDispose]: close,
   };
 }
 

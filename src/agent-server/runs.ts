@@ -297,8 +297,12 @@ export class RunService {
     const reasons: string[] = [];
     for (const scenario of this.scenarios.candidates()) {
       const reason = mismatch(scenario, body, assistant, stateless ? null : thread.thread_id);
-      if (!reason) return { scenario, turnIndex: scenario === current ? Math.min(next, scenario.turns.length - 1) : 0 };
-      reasons.push(`${scenario.name}: ${reason}`);
+      if (reason) {
+        reasons.push(`${scenario.name}: ${reason}`);
+        continue;
+      }
+      if (scenario.once) this.scenarios.consume(scenario);
+      return { scenario, turnIndex: scenario === current ? Math.min(next, scenario.turns.length - 1) : 0 };
     }
     // The inspector shows these beside the request that missed.
     this.ctx.journal.annotate(req, { near_miss: reasons });

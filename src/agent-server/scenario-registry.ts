@@ -6,78 +6,162 @@ import type { LoadedScenario, ScenarioInput } from "./scenario-types.js";
 /** The graph every mock serves, whatever its scenarios name: the one the SDK examples use. */
 export const DEFAULT_GRAPH = "agent";
 
+/** One loaded scenario and where it sits in the order runs try them. */
+interface Entry {
+  scenario: LoadedScenario;
+  /** Which load (call) added it: a later load wins at equal priority, as MSW's use() and WireMock's newest stub. */
+  batch: number;
+  /** Added by use(): tried before every scenario that was not, whatever their priorities. */
+  override: boolean;
+}
+
+/** What use() hands back: call it (or let `using` dispose it) to take the overrides away again. */
+export interface OverrideHandle {
+  (): void;
+  /** Names of the scenarios this use() added. */
+  readonly names: string[];
+  [Symbol.dispose](): void;
+}
+
 /**
- * The loaded scenarios, in the order runs try them (priority, then load order). Start-up scenarios
- * are remembered so that reset("scenarios") can go back to them.
+ * The loaded scenarios, in the order runs try them: overrides (use()) first, then higher priority,
+ * then the newest load; within one load, the order of the files and lists as given. Loading a name
+ * that is already loaded replaces it. Start-up scenarios are remembered so that reset("scenarios")
+ * can go back to them (and drop every override).
  */
 export class ScenarioRegistry {
-  private loaded: LoadedScenario[] = [];
-  private startup: LoadedScenario[] = [];
+  private entries: Entry[] = [];
+  private startup: Entry[] = [];
   private ordered: LoadedScenario[] | undefined;
   private objects = 0;
+  private batches = 0;
+  private readonly used = new Set<LoadedScenario>();
   /** Told when the set changes (the mock's change feed). */
   onChange: ((action: "loaded" | "removed" | "reset", names: readonly string[]) => void) | undefined;
 
   /** Reads files, folders and scenario objects, checks them all and adds them; nothing is added if one is bad. */
   load(inputs: readonly (string | ScenarioInput)[]): string[] {
+    const { docs, problems } = this.read(inputs);
+    return this.add(docs, problems);
+  }
+
+  /** Adds already parsed documents (an upload); `problems` are parse problems found on the way. */
+  add(docs: readonly SourceDocument[], problems: LoadProblem[] = []): string[] {
+    return this.insert(docs, problems, false).map((e) => e.scenario.name);
+  }
+
+  /**
+   * Adds scenarios that win over every other one until the returned handle is called or the
+   * scenarios are reset. A name that is loaded already is hidden meanwhile and comes back afterwards.
+   */
+  use(inputs: readonly (string | ScenarioInput)[]): OverrideHandle {
+    const { docs, problems } = this.read(inputs);
+    const hidden = new Map<string, Entry>();
+    for (const e of this.entries) hidden.set(e.scenario.name, e);
+    const added = this.insert(docs, problems, true);
+    const names = added.map((e) => e.scenario.name);
+    for (const name of [...hidden.keys()]) if (!names.includes(name)) hidden.delete(name);
+    let done = false;
+    const off = () => {
+      if (done) return;
+      done = true;
+      // Overrides already gone (reset, or replaced by a later load) are not there to remove.
+      const present = this.entries.filter((e) => added.includes(e));
+      if (!present.length) return;
+      this.entries = this.entries.filter((e) => !added.includes(e));
+      // Bring back what an override hid, unless that name was loaded again meanwhile.
+      for (const e of hidden.values()) if (!this.get(e.scenario.name)) this.entries.push(e);
+      this.ordered = undefined;
+      this.onChange?.("removed", present.map((e) => e.scenario.name));
+    };
+    return Object.assign(off, { names, [Symbol.dispose]: off });
+  }
+
+  /**
+   * A `once` scenario was picked by a run: no later run picks it (until reset("scenarios")). It stays
+   * loaded, so the thread it started goes on with its next turns and can resume an interrupt.
+   */
+  consume(scenario: LoadedScenario): void {
+    this.used.add(scenario);
+    this.ordered = undefined;
+  }
+
+  /** Whether a `once` scenario has served its run. */
+  isUsed(scenario: LoadedScenario): boolean {
+    return this.used.has(scenario);
+  }
+
+  /** Marks the current set as the one reset() returns to. */
+  markStartup(): void {
+    this.startup = this.entries;
+  }
+
+  reset(): void {
+    this.entries = this.startup;
+    this.used.clear();
+    this.ordered = undefined;
+    this.onChange?.("reset", this.entries.map((e) => e.scenario.name));
+  }
+
+  remove(name: string): boolean {
+    const before = this.entries.length;
+    this.entries = this.entries.filter((e) => e.scenario.name !== name);
+    this.ordered = undefined;
+    const removed = this.entries.length !== before;
+    if (removed) this.onChange?.("removed", [name]);
+    return removed;
+  }
+
+  get(name: string): LoadedScenario | undefined {
+    return this.entries.find((e) => e.scenario.name === name)?.scenario;
+  }
+
+  /** In load order (a replaced scenario takes its replacement's place at the end). */
+  list(): readonly LoadedScenario[] {
+    return this.entries.map((e) => e.scenario);
+  }
+
+  /** Whether a scenario was added by use(). */
+  isOverride(scenario: LoadedScenario): boolean {
+    return this.entries.some((e) => e.scenario === scenario && e.override);
+  }
+
+  /** In the order runs try them: overrides first, then higher priority, then newer loads; file order within a load. */
+  candidates(): readonly LoadedScenario[] {
+    this.ordered ??= this.entries
+      .filter((e) => !this.used.has(e.scenario))
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => Number(b.e.override) - Number(a.e.override) || b.e.scenario.priority - a.e.scenario.priority || b.e.batch - a.e.batch || a.i - b.i)
+      .map((x) => x.e.scenario);
+    return this.ordered;
+  }
+
+  /** Graph names served: `agent`, then each graph the scenarios name, in load order. */
+  graphs(): string[] {
+    return [...new Set([DEFAULT_GRAPH, ...this.entries.flatMap((e) => (e.scenario.graph_id ? [e.scenario.graph_id] : []))])];
+  }
+
+  private read(inputs: readonly (string | ScenarioInput)[]): { docs: SourceDocument[]; problems: LoadProblem[] } {
     const problems: LoadProblem[] = [];
     const docs: SourceDocument[] = [];
     for (const input of inputs) {
       if (typeof input === "string") docs.push(...readDocuments([input], problems, true));
       else docs.push({ file: `<scenario object ${++this.objects}>`, content: input });
     }
-    return this.add(docs, problems);
+    return { docs, problems };
   }
 
-  /** Adds already parsed documents (an upload); `problems` are parse problems found on the way. */
-  add(docs: readonly SourceDocument[], problems: LoadProblem[] = []): string[] {
-    const checked = checkScenarioDocuments(docs, new Set(this.loaded.map((s) => s.name)));
+  /** Checks and adds one load; a name loaded before is replaced (its entry leaves, the new one joins this load). */
+  private insert(docs: readonly SourceDocument[], problems: LoadProblem[], override: boolean): Entry[] {
+    const checked = checkScenarioDocuments(docs);
     problems.push(...checked.problems);
     if (problems.length) throw new LoadError(problems, "scenarios");
-    this.loaded = [...this.loaded, ...checked.scenarios];
+    const batch = ++this.batches;
+    const added = checked.scenarios.map((scenario) => ({ scenario, batch, override }));
+    const names = new Set(added.map((e) => e.scenario.name));
+    this.entries = [...this.entries.filter((e) => !names.has(e.scenario.name)), ...added];
     this.ordered = undefined;
-    const names = checked.scenarios.map((s) => s.name);
-    this.onChange?.("loaded", names);
-    return names;
-  }
-
-  /** Marks the current set as the one reset() returns to. */
-  markStartup(): void {
-    this.startup = this.loaded;
-  }
-
-  reset(): void {
-    this.loaded = this.startup;
-    this.ordered = undefined;
-    this.onChange?.("reset", this.loaded.map((s) => s.name));
-  }
-
-  remove(name: string): boolean {
-    const before = this.loaded.length;
-    this.loaded = this.loaded.filter((s) => s.name !== name);
-    this.ordered = undefined;
-    const removed = this.loaded.length !== before;
-    if (removed) this.onChange?.("removed", [name]);
-    return removed;
-  }
-
-  get(name: string): LoadedScenario | undefined {
-    return this.loaded.find((s) => s.name === name);
-  }
-
-  /** In load order. */
-  list(): readonly LoadedScenario[] {
-    return this.loaded;
-  }
-
-  /** In the order runs try them: higher priority first, then load order. */
-  candidates(): readonly LoadedScenario[] {
-    this.ordered ??= this.loaded.map((s, i) => ({ s, i })).sort((a, b) => b.s.priority - a.s.priority || a.i - b.i).map((x) => x.s);
-    return this.ordered;
-  }
-
-  /** Graph names served: `agent`, then each graph the scenarios name, in load order. */
-  graphs(): string[] {
-    return [...new Set([DEFAULT_GRAPH, ...this.loaded.flatMap((s) => (s.graph_id ? [s.graph_id] : []))])];
+    this.onChange?.("loaded", [...names]);
+    return added;
   }
 }

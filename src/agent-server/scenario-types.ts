@@ -11,6 +11,8 @@ export type ScenarioInput = Scenario;
 export type LoadedScenario = Pick<Scenario, "name" | "description" | "graph_id"> & {
   /** The schema's default (0) filled in. */
   priority: number;
+  /** Serves one run, then stops matching. */
+  once: boolean;
   match: ScenarioMatch;
   turns: Turn[];
   /** File (or `<scenario object n>`) it came from, and its JSON pointer there. */

@@ -15,12 +15,12 @@ export const SCENARIO_SCHEMA = "agent-server/scenario.json#/$defs/Scenario";
 /**
  * Checks scenario documents (each one scenario or a list) against the scenario schema and, in the
  * same pass, what a schema cannot say: operators and regular expressions in `match`, template
- * expressions, `turns` next to the single-turn shorthand, and names already taken. Every problem of
- * every document is reported at once (a schema error does not hide the template errors next to it);
- * the semantic checks read only the parts that have the right shape. Returns the scenarios only
- * when no problem was found.
+ * expressions, `turns` next to the single-turn shorthand, and a name used twice in one load (a name
+ * loaded before is replaced: the registry's job). Every problem of every document is reported at once
+ * (a schema error does not hide the template errors next to it); the semantic checks read only the
+ * parts that have the right shape. Returns the scenarios only when no problem was found.
  */
-export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: ReadonlySet<string> = new Set()): { scenarios: LoadedScenario[]; problems: LoadProblem[] } {
+export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scenarios: LoadedScenario[]; problems: LoadProblem[] } {
   const problems: LoadProblem[] = [];
   const scenarios: LoadedScenario[] = [];
   const names = new Map<string, string>();
@@ -35,8 +35,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
       if (!isPlainObject(value)) continue;
       const name = value.name;
       if (typeof name === "string") {
-        if (taken.has(name)) at(["name"], `a scenario named "${name}" is already loaded; names must be unique (DELETE /_mock/scenarios/${name} first to replace it)`);
-        else if (names.has(name)) at(["name"], `duplicate scenario name "${name}" (also at ${names.get(name)})`);
+        if (names.has(name)) at(["name"], `duplicate scenario name "${name}" (also at ${names.get(name)})`);
         names.set(name, `${doc.file}#${toPointer([...path, "name"])}`);
       }
       if (value.turns !== undefined && (value.events !== undefined || value.end !== undefined)) {
@@ -66,6 +65,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[], taken: R
         description: value.description as string | undefined,
         graph_id: graph,
         priority: (value.priority as number | undefined) ?? 0,
+        once: value.once === true,
         match,
         turns,
         source: { file: doc.file, pointer: toPointer(path) },

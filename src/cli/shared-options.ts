@@ -2,16 +2,21 @@ import type { Options } from "yargs";
 
 /** Options of `serve`, in one place; each maps onto a MockOptions/ServerOptions field. */
 export const serveOptions = {
-  port: { type: "number", default: 8123, describe: "Port to listen on (0 picks a free port)" },
+  // Numbers are read as strings so that a bad value can be quoted back as typed (parse-arguments.ts).
+  port: { type: "string", default: 8123, describe: "Port to listen on (0 picks a free port)" },
   host: { type: "string", default: "127.0.0.1", describe: "Interface to bind; 0.0.0.0 exposes the mock to other machines" },
   seed: { type: "string", describe: "Seed for every random choice; also fixes the clock's start (default: random ids, wall-clock time)" },
-  fixtures: { type: "array", string: true, describe: "Fixture files or folders (default: the bundled fixtures/)" },
+  fixtures: { type: "array", string: true, describe: "Fixture files or folders (default: the bundled fixtures/); --no-fixtures starts without any (faster, for agent-server-only use)" },
   scenarios: { type: "array", string: true, describe: "Scenario files or folders, JSON or YAML; repeatable (default: the bundled scenarios/)" },
   "api-key": { type: "string", describe: "Require this X-Api-Key on the control plane, agent server and tracing API" },
   "admin-token": { type: "string", describe: "Require Authorization: Bearer <token> on /_mock routes" },
-  "tracing-port": { type: "number", describe: "Also serve on this port, as a separate origin for the tracing service" },
+  "tracing-port": { type: "string", describe: "Also serve on this port, as a separate origin for the tracing service" },
   lifecycle: { choices: ["immediate", "timed", "manual"], default: "immediate", describe: "How deployment revisions move through their states" },
   "lifecycle-step": { type: "string", default: "30s", describe: "Duration of one lifecycle step in timed mode" },
-  "heartbeat-ms": { type: "number", default: 5000, describe: "Interval of : heartbeat comments on idle streams (mock time)" },
+  "heartbeat-ms": { type: "string", default: 5000, describe: "Interval of : heartbeat comments on idle streams (mock time)" },
+  "log-level": { choices: ["silent", "error", "warn", "info", "debug"], default: "info", describe: "info: banner and one line per request; debug: also /_mock requests; warn: problems only" },
+  quiet: { type: "boolean", default: false, describe: "Same as --log-level warn (the Listening on line is always printed)" },
+  watch: { type: "boolean", default: false, describe: "Reload fixture and scenario files when they change; a bad file keeps the previous set" },
+  "exit-with-parent": { type: "boolean", describe: "Exit when the process that started the mock (npm, npx, a test runner, Python) goes away [default: on under npm start / npx]" },
   "body-limit": { type: "string", default: "1mb", describe: "Largest accepted request body" },
 } satisfies Record<string, Options>;

@@ -81,7 +81,11 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     const tenantId = typeof section.tenant_id === "string" ? section.tenant_id.toLowerCase() : tenancy.defaultTenantId;
     if (!knownTenant(tenantId)) return fixtures.problem(at, `no tenant ${tenantId} in the fixtures' tenants`, "/tenant_id");
     const env: GenerationEnv = { random: ctx.random.derive(`generate/deployments/${index}`), repositories, baseUrl: ctx.baseUrl() };
-    const generated = generateDeployments(env, { count: Number(section.count), tenantId, before: start, takenNames: namesOf(tenantId) });
+    const total = Number(section.count);
+    const onProgress = ctx.options.onProgress;
+    const progress = onProgress && total >= 2000 ? (done: number) => onProgress({ task: "generating deployments", done, total }) : undefined;
+    const generated = generateDeployments(env, { count: total, tenantId, before: start, takenNames: namesOf(tenantId), progress });
+    progress?.(total);
     for (const g of generated) {
       if (!fixtures.check(at, DEPLOYMENT_REF, g.deployment)) return;
       for (const r of g.revisions) if (!fixtures.check(at, REVISION_REF, r.revision)) return;

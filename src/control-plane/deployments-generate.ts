@@ -112,7 +112,7 @@ export interface GeneratedDeployment {
  */
 export function generateDeployments(
   env: GenerationEnv,
-  options: { count: number; tenantId: string; before: number; takenNames: Set<string> },
+  options: { count: number; tenantId: string; before: number; takenNames: Set<string>; progress?: (done: number) => void },
 ): GeneratedDeployment[] {
   const { random } = env;
   const faker = random.faker;
@@ -121,6 +121,8 @@ export function generateDeployments(
   const tags = Array.from({ length: 8 }, () => random.uuid4());
   const out: GeneratedDeployment[] = [];
   for (let i = 0; i < options.count; i++) {
+    // Start-up blocks while this runs (10,000 take seconds): let the CLI say how far it got.
+    if (options.progress && i % 1000 === 0 && i > 0) options.progress(i);
     const source = random.pick(sources);
     const id = random.uuid4();
     let name = `${String(fakeProperty(faker, "Deployment", "name"))}-${i + 1}`.slice(0, 63);

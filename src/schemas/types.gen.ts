@@ -371,6 +371,18 @@ export interface ScenarioSummary {
   description: string | null;
   graph_id: string | null;
   priority: number;
+  /**
+   * Serves one run (once: true).
+   */
+  once: boolean;
+  /**
+   * A once scenario that has served its run.
+   */
+  used: boolean;
+  /**
+   * Added by mock.use(): tried before every other scenario.
+   */
+  override: boolean;
   match: unknown;
   turns: unknown[];
   source: string;
@@ -707,9 +719,13 @@ export interface Scenario {
    */
   graph_id?: string;
   /**
-   * Higher is tried first; equal priorities keep load order.
+   * Higher is tried first; at equal priority the newest load wins (within one load, the order given).
    */
   priority?: number;
+  /**
+   * Serve one run, then stop matching (reset of the scenarios brings a start-up one back).
+   */
+  once?: boolean;
   match?: ScenarioMatch;
   /**
    * One entry per run on the same thread; the last repeats.

@@ -111,15 +111,15 @@ describe("scenarios at run time", () => {
   it("POST /_mock/scenarios loads YAML or JSON, refuses bad uploads whole, DELETE removes, reset('scenarios') restores", async () => {
     const a = createApp({ fixtures: false, scenarios: [{ name: "base", match: { input: { base: true } } }] });
     const yaml = "name: uploaded\nmatch: { metadata: { via: upload } }\nevents:\n  - { event: values, data: { from: upload } }\n";
-    expect((await request(a).post("/_mock/scenarios").set("content-type", "application/yaml").send(yaml).expect(200)).body).toEqual({ loaded: ["uploaded"], count: 1 });
     expect((await request(a).post("/_mock/scenarios").set("content-type", "application/json").send(JSON.stringify([{ name: "j1" }, { name: "j2" }])).expect(200)).body.loaded).toEqual(["j1", "j2"]);
-    const refused = await request(a).post("/_mock/scenarios").set("content-type", "application/json").send(JSON.stringify([{ name: "ok" }, { name: "base" }])).expect(422);
-    expect(refused.body.detail).toEqual([{ file: "<POST /_mock/scenarios>.json", pointer: "/1/name", reason: expect.stringContaining('a scenario named "base" is already loaded') }]);
+    expect((await request(a).post("/_mock/scenarios").set("content-type", "application/yaml").send(yaml).expect(200)).body).toEqual({ loaded: ["uploaded"], count: 1 });
+    const refused = await request(a).post("/_mock/scenarios").set("content-type", "application/json").send(JSON.stringify([{ name: "ok" }, { name: "ok" }])).expect(422);
+    expect(refused.body.detail).toEqual([{ file: "<POST /_mock/scenarios>.json", pointer: "/1/name", reason: expect.stringContaining('duplicate scenario name "ok"') }]);
     const broken = await request(a).post("/_mock/scenarios").set("content-type", "application/yaml").send("name: [unclosed").expect(422);
     expect(broken.body.detail[0].reason).toMatch(/^invalid YAML at line 1/);
     const badYaml = await request(a).post("/_mock/scenarios").set("content-type", "application/yaml").send("name: y\nevents:\n  - { event: values }\n").expect(422);
     expect(badYaml.body.detail).toEqual([{ file: "<POST /_mock/scenarios>.yaml", pointer: "/events/0/data", line: 3, reason: "required property is missing" }]);
-    expect((await request(a).get("/_mock/scenarios")).body.items.map((s: { name: string }) => s.name)).toEqual(["base", "uploaded", "j1", "j2"]);
+    expect((await request(a).get("/_mock/scenarios")).body.items.map((s: { name: string }) => s.name)).toEqual(["base", "j1", "j2", "uploaded"]);
 
     const { thread_id } = (await request(a).post("/threads").send({})).body;
     await request(a).post(`/threads/${thread_id}/runs/wait`).send({ assistant_id: "agent", metadata: { via: "upload" } }).expect(200, { from: "upload" });
@@ -134,7 +134,7 @@ describe("scenarios at run time", () => {
     const a = createApp({ fixtures: false });
     const mock = mockOf(a);
     expect(await mock.loadScenarios({ name: "lib", events: [{ event: "values", data: { lib: true } }] })).toEqual(["lib"]);
-    await expect(mock.loadScenarios([{ name: "lib" }])).rejects.toBeInstanceOf(LoadError);
+    await expect(mock.loadScenarios([{ name: "lib", priority: "high" } as never])).rejects.toBeInstanceOf(LoadError);
     const { thread_id } = (await request(a).post("/threads").send({})).body;
     await request(a).post(`/threads/${thread_id}/runs/wait`).send({ assistant_id: "agent" }).expect(200, { lib: true });
   });

@@ -76,13 +76,13 @@ describe("agent-platform-mock (serve)", () => {
     expect(unknown.stderr).toContain("Unknown argument: prot");
     const badPort = run(["--port", "70000"]);
     expect(badPort.status).toBe(2);
-    expect(badPort.stderr).toContain("--port must be a whole number from 0 to 65535; got 70000");
+    expect(badPort.stderr).toContain("--port must be a whole number from 0 to 65535; got \"70000\"");
   });
 
   it("exits 2 on a value a flag cannot take, naming the flag", () => {
     for (const [args, message] of [
-      [["--heartbeat-ms", "abc"], "--heartbeat-ms must be a whole number of milliseconds ≥ 0 (0 turns heartbeats off); got NaN"],
-      [["--heartbeat-ms", "-5"], "--heartbeat-ms must be a whole number of milliseconds ≥ 0 (0 turns heartbeats off); got -5"],
+      [["--heartbeat-ms", "abc"], "--heartbeat-ms must be a whole number of milliseconds ≥ 0 (0 turns heartbeats off); got \"abc\""],
+      [["--heartbeat-ms", "-5"], "--heartbeat-ms must be a whole number of milliseconds ≥ 0 (0 turns heartbeats off); got \"-5\""],
       [["--body-limit", "banana"], '--body-limit must be a size such as 512kb, 1mb or a number of bytes; got "banana"'],
       [["--lifecycle-step", "forever"], '--lifecycle-step must be a duration such as 500ms, 30s or 2m; got "forever"'],
       [["--seed"], "--seed needs a value"],
