@@ -143,6 +143,7 @@ function scopeOf(req: Request, ctx: MockContext, mount: Record<string, string>):
     mount,
     local: { address: req.socket.localAddress, port: req.socket.localPort },
     signal: controller.signal,
+    sentBody: req.body,
   };
 }
 

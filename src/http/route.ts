@@ -42,6 +42,8 @@ export interface RequestScope {
   local: { address: string | undefined; port: number | undefined };
   /** Aborted when the client goes away before the answer is written. */
   signal: AbortSignal;
+  /** The body as the client sent it (parsed, before validation trimmed and filled the copy): for records that show the request. */
+  sentBody: unknown;
 }
 
 /** An answer other than the route's first declared status. */
