@@ -6,7 +6,7 @@ import type { MockOptions } from "./options.js";
 import { controlPlaneModule } from "./control-plane/index.js";
 import { McpFixtureServers } from "./control-plane/mcp-fixture-servers.js";
 import { fixtureServersModule } from "./control-plane/mcp-fixture-routes.js";
-import { agentServer } from "./agent-server/index.js";
+import { agentServer, agentServerModule } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
 import { Registrar } from "./http/registrar.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
@@ -50,7 +50,7 @@ export function createApp(options: MockOptions = {}): Express {
   registrar.mount(app, fixtureServersModule(mcpServers));
   // The seed phase: tenants → integrations → providers → fixture servers → deployments.
   controlPlane.seed?.();
-  app.use(agent.router);
+  registrar.mount(app, agentServerModule(ctx, agent));
   fixtures.finish();
   for (const rule of readFaultRules(options.faults ?? [])) ctx.faults.add(rule);
   app.use(notFound(ctx.routes));

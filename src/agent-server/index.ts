@@ -1,43 +1,36 @@
-import { Router } from "express";
 import type { MockContext } from "../context.js";
-import { cors } from "../http/cors.js";
-import { requireApiKey } from "../http/api-key.js";
-import { jsonBody, onBodyProblem } from "../http/json-body.js";
+import { apiKeyCheck } from "../http/api-key.js";
+import type { ServiceModule } from "../http/service-module.js";
 import { agentErrors } from "./errors.js";
 import { assistantsRoutes } from "./assistants-routes.js";
 import { RunService } from "./runs.js";
 import { runsRoutes } from "./runs-routes.js";
+import { ERROR } from "./route-schemas.js";
 import { ScenarioRegistry } from "./scenario-registry.js";
 import type { ScenarioInput } from "./scenario-types.js";
 import { systemRoutes } from "./system-routes.js";
 import { threadStateRoutes } from "./thread-state-routes.js";
 import { threadsRoutes } from "./threads-routes.js";
 
+/** The agent server's state and control: what its routes, the admin API and MockControl share. */
 export interface AgentServer {
-  router: Router;
   /** Loads scenario files, folders or objects; returns the names loaded. Throws LoadError on a bad one. */
   loadScenarios(input: readonly (string | ScenarioInput)[]): Promise<string[]>;
   /** The loaded scenarios (admin routes list, add and remove them). */
   scenarios: ScenarioRegistry;
   runs: RunService;
+  /** When the default assistants were made (their `created_at`): the mock's start. */
+  assistantsCreatedAt: number;
 }
 
-export type AgentRoutes = ReturnType<MockContext["routes"]["on"]>;
-
-/** The agent server's own paths; its middleware (CORS, API key, JSON bodies) touches nothing else. */
-const PATHS = ["/threads", "/runs", "/assistants", "/info", "/ok"];
-const AUTHENTICATED = ["/threads", "/runs", "/assistants"];
-/** A deployment's `custom_url` is `{base}/agents/<deployment_id>`: the same routes are served there. */
-const DEPLOYMENT_PREFIX = "/agents/:deployment_id";
-
 /**
- * The agent server (DESIGN §2): threads, default assistants of the scenarios' graphs, and runs whose
- * streams the scenario files script. Scenarios given here are read synchronously; a bad one throws
- * a LoadError naming file, JSON pointer and reason.
+ * The agent server's state (DESIGN §2): the scenario registry, whose graphs give the default
+ * assistants, and the runs the scenarios script. Scenarios given here are read synchronously; a bad
+ * one throws a LoadError naming file, JSON pointer and reason. Its routes are `agentServerModule`.
  *
  * @example
  * const agent = agentServer(ctx, ["scenarios"]);
- * app.use(agent.router);
+ * registrar.mount(app, agentServerModule(ctx, agent));
  * await agent.loadScenarios([{ name: "hello", events: [{ event: "values", data: { messages: [] } }] }]);
  */
 export function agentServer(ctx: MockContext, scenarios: readonly (string | ScenarioInput)[]): AgentServer {
@@ -45,30 +38,36 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
   registry.load(scenarios);
   registry.markStartup();
   ctx.onReset("scenarios", () => registry.reset());
-  const runs = new RunService(ctx, registry);
-  const assistantsCreatedAt = ctx.clock.now();
-
-  const routes = (prefix: string): Router => {
-    const router = Router({ mergeParams: true });
-    router.use(PATHS, cors());
-    router.use(AUTHENTICATED, requireApiKey(ctx.options.apiKey, (missing) => (missing ? agentErrors.missingAuth() : agentErrors.invalidToken())));
-    router.use(PATHS, jsonBody(ctx.options.bodyLimit));
-    router.use(PATHS, onBodyProblem(agentErrors.badBody));
-    const on = ctx.routes.on(router, prefix);
-    systemRoutes(on);
-    threadsRoutes(ctx, on, runs);
-    threadStateRoutes(ctx, on);
-    assistantsRoutes(on, registry, assistantsCreatedAt);
-    runsRoutes(ctx, on, runs);
-    return router;
-  };
-  const router = Router();
-  router.use(DEPLOYMENT_PREFIX, routes(DEPLOYMENT_PREFIX));
-  router.use(routes(""));
   return {
-    router,
     loadScenarios: async (input) => registry.load(input),
     scenarios: registry,
-    runs,
+    runs: new RunService(ctx, registry),
+    assistantsCreatedAt: ctx.clock.now(),
+  };
+}
+
+/**
+ * The agent server's routes: threads, their state and history, the default assistants, and runs.
+ * Served at the root and under a deployment's `custom_url` (`/agents/{deployment_id}`: the same
+ * routes; the run records which deployment). API key on every route but `/ok` and `/info`; browsers
+ * may call every route (the SDKs run in front ends).
+ */
+export function agentServerModule(ctx: MockContext, agent: AgentServer): ServiceModule {
+  return {
+    name: "agent-server",
+    prefixes: ["", "/agents/{deployment_id}"],
+    // [real] the LangSmith auth backend answers 403 for a missing or a wrong key.
+    authenticate: apiKeyCheck(ctx.options.apiKey, (missing) => (missing ? agentErrors.missingAuth() : agentErrors.invalidToken())),
+    cors: true,
+    bodyError: agentErrors.badBody,
+    invalid: agentErrors.invalidRequest,
+    errorSchema: ERROR,
+    routes: [
+      ...systemRoutes,
+      ...threadsRoutes(ctx, agent.runs),
+      ...threadStateRoutes(ctx),
+      ...assistantsRoutes(agent.scenarios, agent.assistantsCreatedAt),
+      ...runsRoutes(ctx, agent.runs),
+    ],
   };
 }

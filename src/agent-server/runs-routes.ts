@@ -1,95 +1,161 @@
-import type { Request, Response } from "express";
+import type { Response } from "express";
 import type { MockContext } from "../context.js";
-import { isUuid } from "../core/random.js";
+import { reply, route, type RequestScope, type RouteSpec } from "../http/route.js";
 import { agentErrors } from "./errors.js";
-import type { AgentRoutes } from "./index.js";
 import type { Execution, StreamListener } from "./run-execution.js";
-import { finalValues, runCollection, runResponse, type RunRecord, type RunRoute, type RunService, type RunStatus } from "./runs.js";
+import { finalValues, runCollection, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
+import { errors, headers, RUN, RUN_PATH, THREAD_PATH } from "./route-schemas.js";
 import { HEARTBEAT, openStream, sseFrame } from "./sse.js";
 import { requireThread } from "./threads-routes.js";
-import { readQuery } from "./validation.js";
 
-const RUN_SCHEMA = "agent-server/run.json#/$defs";
+type RunPath = { thread_id: string; run_id: string };
+type JoinQuery = { cancel_on_disconnect: boolean; stream_mode?: string[] };
+
+/** What a run-create needs of its request: the route it came in on, as the run record shows it. */
+function runScope(scope: RequestScope, kind: RunScope["kind"], threadId: string | null): RunScope {
+  const deploymentId = scope.mount.deployment_id ?? null;
+  // The route as on the agent server itself: a deployment's `custom_url` prefix is not part of it.
+  const path = deploymentId === null ? scope.path : scope.path.replace(/^\/agents\/[^/]+/, "");
+  return { threadId, kind, deploymentId, route: `${scope.method} ${path}`, request: `${scope.method} ${scope.url}`, tracingUrl: scope.tracingUrl, sentBody: scope.sentBody, note: scope.note };
+}
 
 /**
  * The run routes: streamed (`…/runs/stream`), background (`…/runs`) and waited (`…/runs/wait`) runs
- * on a thread or stateless, and reading, cancelling and joining them.
+ * on a thread or stateless, and reading, cancelling and joining them. A missing run-create body is
+ * validated as `null` (the real server's "None is not of type 'object'").
  */
-export function runsRoutes(ctx: MockContext, on: AgentRoutes, runs: RunService): void {
-  const route = (req: Request, kind: RunRoute["kind"], stateless: boolean): RunRoute => ({
-    threadId: stateless ? null : (req.params.thread_id as string),
-    kind,
-    deploymentId: (req.params.deployment_id as string | undefined) ?? null,
-  });
-
+export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
+  const created: RouteSpec[] = [];
   for (const stateless of [false, true]) {
-    const base = stateless ? "/runs" : "/threads/:thread_id/runs";
-
-    on.post(`${base}/stream`, (req, res) => {
-      const { run, execution } = runs.create(req, route(req, "stream", stateless));
-      // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
-      streamRun(res, run, execution, { ids: !stateless, location: !stateless, afterId: -1, cancelOnDisconnect: run.on_disconnect === "cancel" });
-    });
-
-    on.post(base, (req, res) => {
-      const { run } = runs.create(req, route(req, "background", stateless));
-      res.setHeader("Content-Location", runPath(run));
-      res.json(runResponse(run));
-    });
-
-    on.post(`${base}/wait`, async (req, res) => {
-      const { run, execution } = runs.create(req, route(req, "wait", stateless));
-      res.setHeader("Content-Location", runPath(run));
-      await answerWhenDone(res, execution, run.on_disconnect === "cancel", true);
-    });
+    const base = stateless ? "/runs" : "/threads/{thread_id}/runs";
+    const params = stateless ? undefined : THREAD_PATH;
+    const threadOf = (p: Record<string, string>) => (stateless ? null : (p.thread_id as string));
+    const name = stateless ? "runs.stateless" : "runs";
+    const refusals = errors(400, 404, 409, 422);
+    created.push(
+      route<{ params: Record<string, string>; body: RunCreateBody }>({
+        name: `${name}.stream`,
+        method: "POST",
+        path: `${base}/stream`,
+        params,
+        body: `${RUN}RunCreate`,
+        emptyBody: null,
+        responses: { 200: { sse: true }, ...refusals },
+        handler: ({ params, body, scope }, res) => {
+          const { run, execution } = runs.create(body, runScope(scope, "stream", threadOf(params)));
+          // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
+          streamRun(res, run, execution, { ids: !stateless, location: !stateless, afterId: -1, cancelOnDisconnect: run.on_disconnect === "cancel" });
+        },
+      }),
+      route<{ params: Record<string, string>; body: RunCreateBody }>({
+        name: `${name}.create`,
+        method: "POST",
+        path: base,
+        params,
+        body: `${RUN}RunCreate`,
+        emptyBody: null,
+        responses: { 200: `${RUN}Run`, ...refusals },
+        handler: ({ params, body, scope }) => {
+          const { run } = runs.create(body, runScope(scope, "background", threadOf(params)));
+          return reply(200, runResponse(run), { "Content-Location": runPath(run) });
+        },
+      }),
+      route<{ params: Record<string, string>; body: RunCreateBody }>({
+        name: `${name}.wait`,
+        method: "POST",
+        path: `${base}/wait`,
+        params,
+        body: `${RUN}RunCreate`,
+        emptyBody: null,
+        responses: { 200: `${RUN}RunValues`, ...refusals },
+        handler: async ({ params, body, scope }, res) => {
+          const { run, execution } = runs.create(body, runScope(scope, "wait", threadOf(params)));
+          res.setHeader("Content-Location", runPath(run));
+          await answerWhenDone(res, execution, run.on_disconnect === "cancel", true);
+        },
+      }),
+    );
   }
 
-  on.get("/threads/:thread_id/runs", (req, res) => {
-    const thread = requireThread(ctx, req.params.thread_id as string);
-    const query = readQuery<{ limit: number; offset: number; status?: RunStatus }>(`${RUN_SCHEMA}/ListRunsQuery`, req.query as Record<string, unknown>);
-    const list = runCollection(ctx)
-      .filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status))
-      .sort((a, b) => b.created_at - a.created_at || b.run_id.localeCompare(a.run_id));
-    res.json(list.slice(query.offset, query.offset + query.limit).map(runResponse));
-  });
-
-  on.get("/threads/:thread_id/runs/:run_id", (req, res) => {
-    res.json(runResponse(requireRun(ctx, req)));
-  });
-
-  on.post("/threads/:thread_id/runs/:run_id/cancel", async (req, res) => {
-    const run = requireRun(ctx, req);
-    const query = readQuery<{ wait: boolean; action: "interrupt" | "rollback" }>(`${RUN_SCHEMA}/CancelQuery`, req.query as Record<string, unknown>);
-    runs.cancel(run.run_id, query.action);
-    if (query.wait) await runs.execution(run.run_id)?.done;
-    res.status(query.wait ? 204 : 202).end();
-  });
-
-  on.get("/threads/:thread_id/runs/:run_id/join", async (req, res) => {
-    const run = requireRun(ctx, req);
-    const query = readQuery<{ cancel_on_disconnect: boolean }>(`${RUN_SCHEMA}/JoinQuery`, req.query as Record<string, unknown>);
-    const execution = runs.execution(run.run_id);
-    if (!execution) {
-      res.json(requireThread(ctx, run.thread_id).values ?? {});
-      return;
-    }
-    await answerWhenDone(res, execution, query.cancel_on_disconnect, false);
-  });
-
-  on.get("/threads/:thread_id/runs/:run_id/stream", (req, res) => {
-    const run = requireRun(ctx, req);
-    const query = readQuery<{ cancel_on_disconnect: boolean; stream_mode?: string[] }>(`${RUN_SCHEMA}/JoinQuery`, req.query as Record<string, unknown>);
-    const execution = runs.execution(run.run_id);
-    if (!execution) throw agentErrors.notFound();
-    const lastEventId = Number.parseInt(String(req.headers["last-event-id"] ?? "-1"), 10);
-    streamRun(res, run, execution, {
-      ids: true,
-      location: false,
-      afterId: Number.isNaN(lastEventId) ? -1 : lastEventId,
-      modes: query.stream_mode && new Set(query.stream_mode),
-      cancelOnDisconnect: query.cancel_on_disconnect,
-    });
-  });
+  return [
+    ...created,
+    route<{ params: { thread_id: string }; query: { limit: number; offset: number; status?: RunStatus } }>({
+      name: "runs.list",
+      method: "GET",
+      path: "/threads/{thread_id}/runs",
+      params: THREAD_PATH,
+      query: `${RUN}ListRunsQuery`,
+      responses: { 200: `${RUN}RunList`, ...errors(404, 422) },
+      handler: ({ params, query }) => {
+        const thread = requireThread(ctx, params.thread_id);
+        const list = runCollection(ctx)
+          .filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status))
+          .sort((a, b) => b.created_at - a.created_at || b.run_id.localeCompare(a.run_id));
+        return list.slice(query.offset, query.offset + query.limit).map(runResponse);
+      },
+    }),
+    route<{ params: RunPath }>({
+      name: "runs.get",
+      method: "GET",
+      path: "/threads/{thread_id}/runs/{run_id}",
+      params: RUN_PATH,
+      responses: { 200: `${RUN}Run`, ...errors(404, 422) },
+      handler: ({ params }) => runResponse(requireRun(ctx, params)),
+    }),
+    route<{ params: RunPath; query: { wait: boolean; action: "interrupt" | "rollback" } }>({
+      name: "runs.cancel",
+      method: "POST",
+      path: "/threads/{thread_id}/runs/{run_id}/cancel",
+      params: RUN_PATH,
+      query: `${RUN}CancelQuery`,
+      // 202 once asked; 204 once the run is over (`wait=true`).
+      responses: { 202: null, 204: null, ...errors(404, 422) },
+      handler: async ({ params, query }) => {
+        const run = requireRun(ctx, params);
+        runs.cancel(run.run_id, query.action);
+        if (query.wait) await runs.execution(run.run_id)?.done;
+        return reply(query.wait ? 204 : 202);
+      },
+    }),
+    route<{ params: RunPath; query: JoinQuery }>({
+      name: "runs.join",
+      method: "GET",
+      path: "/threads/{thread_id}/runs/{run_id}/join",
+      params: RUN_PATH,
+      query: `${RUN}JoinQuery`,
+      responses: { 200: `${RUN}RunValues`, ...errors(404, 422) },
+      handler: async ({ params, query }, res) => {
+        const run = requireRun(ctx, params);
+        const execution = runs.execution(run.run_id);
+        if (!execution) return requireThread(ctx, run.thread_id).values ?? {};
+        await answerWhenDone(res, execution, query.cancel_on_disconnect, false);
+        return undefined;
+      },
+    }),
+    route<{ params: RunPath; query: JoinQuery; headers: { "last-event-id"?: string } }>({
+      name: "runs.join_stream",
+      method: "GET",
+      path: "/threads/{thread_id}/runs/{run_id}/stream",
+      params: RUN_PATH,
+      query: `${RUN}JoinQuery`,
+      // A reconnecting EventSource sends the id of the last event it saw; the replay starts after it.
+      headers: headers({ "last-event-id": { type: "string" } }),
+      responses: { 200: { sse: true }, ...errors(404, 422) },
+      handler: ({ params, query, headers }, res) => {
+        const run = requireRun(ctx, params);
+        const execution = runs.execution(run.run_id);
+        if (!execution) throw agentErrors.notFound();
+        const lastEventId = Number.parseInt(headers["last-event-id"] ?? "-1", 10);
+        streamRun(res, run, execution, {
+          ids: true,
+          location: false,
+          afterId: Number.isNaN(lastEventId) ? -1 : lastEventId,
+          modes: query.stream_mode && new Set(query.stream_mode),
+          cancelOnDisconnect: query.cancel_on_disconnect,
+        });
+      },
+    }),
+  ];
 }
 
 /** `/threads/{tid}/runs/{rid}`, or `/runs/{rid}` for a stateless run: the Content-Location of its routes. */
@@ -97,11 +163,10 @@ function runPath(run: RunRecord): string {
   return run.stateless ? `/runs/${run.run_id}` : `/threads/${run.thread_id}/runs/${run.run_id}`;
 }
 
-function requireRun(ctx: MockContext, req: Request): RunRecord {
-  const thread = requireThread(ctx, req.params.thread_id as string);
-  const runId = req.params.run_id as string;
-  if (!isUuid(runId)) throw agentErrors.invalidRunId();
-  const run = runCollection(ctx).get(runId.toLowerCase());
+/** The run a path names, on the thread it names: 404 when either does not exist. */
+function requireRun(ctx: MockContext, params: RunPath): RunRecord {
+  const thread = requireThread(ctx, params.thread_id);
+  const run = runCollection(ctx).get(params.run_id);
   if (!run || run.thread_id !== thread.thread_id) throw agentErrors.notFound();
   return run;
 }

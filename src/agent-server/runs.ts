@@ -1,4 +1,3 @@
-import type { Request } from "express";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, isPlainObject, setOwn } from "../core/json.js";
@@ -13,7 +12,6 @@ import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent } from "./scenario-types.js";
 import { renderTemplates, TemplateError } from "./templates.js";
 import { newThread, threadCollection, type ThreadRecord } from "./threads.js";
-import { readBody } from "./validation.js";
 import type { MultitaskStrategy, RunCreate, RunStatus } from "../schemas/types.gen.js";
 
 export type { MultitaskStrategy, RunStatus };
@@ -48,15 +46,40 @@ export interface RunRecord {
   error: { error: string; message: string } | null;
 }
 
-/** How a run was asked for. */
-export interface RunRoute {
-  /** The thread of the path; null for stateless routes (`/runs/…`). */
+/** How a run was asked for: what a run-create needs of its request besides the validated body. */
+export interface RunScope {
+  /** The thread of the path (lowercase); null for stateless routes (`/runs/…`). */
   threadId: string | null;
   kind: "stream" | "background" | "wait";
+  /** The deployment whose `custom_url` the request came in on. */
   deploymentId: string | null;
+  /** `POST /threads/<id>/runs/stream`: method and path as sent, without a deployment's prefix. */
+  route: string;
+  /** Method and URL as sent, for the answer when no scenario matches. */
+  request: string;
+  /** Where the run's feedback token URLs point (`{tracing_url}`). */
+  tracingUrl: string;
+  /** The body as the client sent it, before validation filled defaults (kept for /_mock/runs). */
+  sentBody: unknown;
+  /** Adds facts to the request's journal entry (the inspector shows them beside the request). */
+  note(facts: Record<string, unknown>): void;
 }
 
-const RUN_CREATE = "agent-server/run.json#/$defs/RunCreate";
+/** The assistant and thread a run plays on. */
+interface RunTarget {
+  assistant: AssistantRef;
+  thread: ThreadRecord;
+  /** Made by this request (`if_not_exists: "create"`, or a stateless run's temporary thread). */
+  isNewThread: boolean;
+}
+
+/** The scenario turn a run plays, with its templates rendered for this run. */
+interface RunScript {
+  scenario: LoadedScenario;
+  turnIndex: number;
+  events: ScenarioEvent[];
+  ending: Exclude<Ending, { http: unknown }>;
+}
 const ALL_MODES = ["values", "updates", "messages", "messages-tuple", "custom", "events", "debug", "tasks", "checkpoints"];
 
 export function runCollection(ctx: MockContext) {
@@ -138,59 +161,81 @@ export class RunService {
     return [...(this.unfinished.get(threadId) ?? [])];
   }
 
-  /** Validates and creates a run and starts playing it; throws the real server's errors. */
-  create(req: Request, route: RunRoute): { run: RunRecord; execution: Execution } {
-    const ctx = this.ctx;
-    const body = readBody<RunCreateBody>(RUN_CREATE, req.body);
+  /**
+   * Creates a run from a validated run-create body and starts playing it; throws the real server's
+   * errors. Each step below may refuse the run; nothing is stored before the last refusal.
+   */
+  create(body: RunCreateBody, scope: RunScope): { run: RunRecord; execution: Execution } {
+    const target = this.resolveTarget(body, scope);
+    const { scenario, turnIndex } = this.matchScenario(target, body, scope);
+    const ahead = this.applyMultitaskStrategy(target.thread, body.multitask_strategy);
+    const now = this.ctx.clock.now();
+    const runId = this.ctx.random.uuid7(now);
+    const script = this.renderScript(runId, now, scenario, turnIndex, target, body, scope);
+    const run = this.createRecord(runId, now, script, target, body, scope);
+    const execution = this.startExecution(run, script, target.thread, ahead, body, scope);
+    return { run, execution };
+  }
+
+  /** The run's assistant (a graph name or UUID) and thread (the path's, created if asked, or a temporary one). */
+  private resolveTarget(body: RunCreateBody, scope: RunScope): RunTarget {
     const assistant = resolveAssistant(body.assistant_id, this.scenarios.graphs());
-    const threads = threadCollection(ctx);
-    let thread: ThreadRecord;
-    let isNewThread = false;
-    if (route.threadId !== null) {
-      if (!isUuid(route.threadId)) throw agentErrors.invalidThreadId();
-      const found = threads.get(route.threadId.toLowerCase());
-      if (!found && body.if_not_exists !== "create") throw agentErrors.threadOrAssistantNotFound();
-      thread = found ?? newThread(ctx, route.threadId.toLowerCase(), {});
-      isNewThread = !found;
-    } else {
+    if (scope.threadId === null) {
       if (body.command?.resume !== undefined) throw agentErrors.resumeWithoutThread();
-      thread = newThread(ctx, ctx.random.uuid4(), {}, true);
-      isNewThread = true;
+      return { assistant, thread: newThread(this.ctx, this.ctx.random.uuid4(), {}, true), isNewThread: true };
     }
-    const what = `${req.method} ${req.originalUrl}, assistant '${body.assistant_id}'`;
-    const { scenario, turnIndex } = this.pickScenario(req, thread, body, assistant, route.threadId === null, what);
-    ctx.journal.annotate(req, { scenario: scenario.name, turn: turnIndex + 1 });
-    const turn = scenario.turns[turnIndex] ?? {};
-    const ending: Ending = turn.end ?? "success";
-    const bookkeeping = { name: scenario.name, next_turn: turnIndex + 1 };
+    const found = threadCollection(this.ctx).get(scope.threadId);
+    if (!found && body.if_not_exists !== "create") throw agentErrors.threadOrAssistantNotFound();
+    return { assistant, thread: found ?? newThread(this.ctx, scope.threadId, {}), isNewThread: !found };
+  }
+
+  /**
+   * The scenario and turn this run plays. A turn scripted to refuse (`end: {http}`) throws its answer
+   * here, after moving the thread on to the next turn.
+   */
+  private matchScenario(target: RunTarget, body: RunCreateBody, scope: RunScope): { scenario: LoadedScenario; turnIndex: number } {
+    const what = `${scope.request}, assistant '${body.assistant_id}'`;
+    const picked = this.pickScenario(scope, target.thread, body, target.assistant, scope.threadId === null, what);
+    scope.note({ scenario: picked.scenario.name, turn: picked.turnIndex + 1 });
+    const ending: Ending = picked.scenario.turns[picked.turnIndex]?.end ?? "success";
     if (typeof ending === "object" && "http" in ending) {
-      if (!isNewThread) threads.set(thread.thread_id, { ...thread, scenario: bookkeeping });
+      const { thread } = target;
+      if (!target.isNewThread) threadCollection(this.ctx).set(thread.thread_id, { ...thread, scenario: { name: picked.scenario.name, next_turn: picked.turnIndex + 1 } });
       throw agentErrors.scripted(ending.http.status, ending.http.detail);
     }
+    return picked;
+  }
+
+  /** The thread's unfinished runs this one waits for: refused (`reject`), cancelled (`interrupt`, `rollback`) or queued behind (`enqueue`). */
+  private applyMultitaskStrategy(thread: ThreadRecord, strategy: MultitaskStrategy): Execution[] {
     const ahead = this.active(thread.thread_id);
-    if (ahead.length && body.multitask_strategy === "reject") throw agentErrors.threadBusy();
-    if (body.multitask_strategy === "interrupt" || body.multitask_strategy === "rollback") {
-      for (const x of ahead) x.cancel(body.multitask_strategy);
+    if (ahead.length && strategy === "reject") throw agentErrors.threadBusy();
+    if (strategy === "interrupt" || strategy === "rollback") {
+      for (const x of ahead) x.cancel(strategy);
     }
-    const now = ctx.clock.now();
-    const runId = ctx.random.uuid7(now);
-    ctx.random.faker.seed(ctx.random.seedFor(`run/${runId}`));
-    const scope = {
+    return ahead;
+  }
+
+  /** The turn's events and ending with their templates filled for this run (faker seeded by the run id). */
+  private renderScript(runId: string, now: number, scenario: LoadedScenario, turnIndex: number, target: RunTarget, body: RunCreateBody, scope: RunScope): RunScript {
+    const turn = scenario.turns[turnIndex] ?? {};
+    this.ctx.random.faker.seed(this.ctx.random.seedFor(`run/${runId}`));
+    const values = {
       run_id: runId,
-      thread_id: route.threadId === null ? null : thread.thread_id,
-      assistant_id: assistant.assistant_id,
-      graph_id: assistant.graph_id,
+      thread_id: scope.threadId === null ? null : target.thread.thread_id,
+      assistant_id: target.assistant.assistant_id,
+      graph_id: target.assistant.graph_id,
       scenario: scenario.name,
       turn: turnIndex + 1,
       now,
       request: body as Record<string, unknown>,
-      random: ctx.random,
+      random: this.ctx.random,
     };
     let events: ScenarioEvent[];
-    let rendered: Ending;
+    let ending: Ending;
     try {
-      events = renderTemplates(turn.events ?? [], scope) as ScenarioEvent[];
-      rendered = renderTemplates(ending, scope) as Ending;
+      events = renderTemplates(turn.events ?? [], values) as ScenarioEvent[];
+      ending = renderTemplates(turn.end ?? "success", values) as Ending;
     } catch (err) {
       if (err instanceof TemplateError) throw agentErrors.templateFailed(scenario.name, err.message);
       throw err;
@@ -198,7 +243,12 @@ export class RunService {
     // A line break in an event name would end the SSE field and let the rest pass for other fields.
     const broken = events.findIndex((e) => /[\r\n]/.test(e.event));
     if (broken >= 0) throw agentErrors.templateFailed(scenario.name, `event name at /${broken}/event is ${JSON.stringify(events[broken]!.event)} in this run; an SSE event name is one line`);
-    const metadata = isPlainObject(body.metadata) ? body.metadata : {};
+    return { scenario, turnIndex, events, ending: ending as RunScript["ending"] };
+  }
+
+  /** Stores the pending run and marks its thread busy on the run's graph and scenario turn. */
+  private createRecord(runId: string, now: number, script: RunScript, target: RunTarget, body: RunCreateBody, scope: RunScope): RunRecord {
+    const { assistant, thread } = target;
     const run: RunRecord = {
       run_id: runId,
       thread_id: thread.thread_id,
@@ -207,40 +257,57 @@ export class RunService {
       created_at: now,
       updated_at: now,
       status: "pending",
-      metadata,
-      kwargs: runKwargs(body, route.threadId === null),
+      metadata: isPlainObject(body.metadata) ? body.metadata : {},
+      kwargs: runKwargs(body, scope.threadId === null),
       multitask_strategy: body.multitask_strategy,
-      request: req.body,
-      route: `${req.method} ${req.path}`,
-      deployment_id: route.deploymentId,
-      scenario: scenario.name,
-      turn: turnIndex + 1,
-      stateless: route.threadId === null,
+      request: scope.sentBody,
+      route: scope.route,
+      deployment_id: scope.deploymentId,
+      scenario: script.scenario.name,
+      turn: script.turnIndex + 1,
+      stateless: scope.threadId === null,
       on_disconnect: body.on_disconnect,
       feedback_urls: {},
       error: null,
     };
-    ctx.journal.annotate(req, { run_id: runId });
-    runCollection(ctx).set(runId, run);
-    threads.set(thread.thread_id, {
+    scope.note({ run_id: runId });
+    runCollection(this.ctx).set(runId, run);
+    threadCollection(this.ctx).set(thread.thread_id, {
       ...thread,
       status: "busy",
       updated_at: now,
       metadata: deepMerge(thread.metadata, { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }),
-      scenario: bookkeeping,
+      scenario: { name: script.scenario.name, next_turn: script.turnIndex + 1 },
     });
+    return run;
+  }
+
+  /** One presigned feedback URL per requested key, issued when the run reaches its `feedback` event. */
+  private issueFeedbackTokens(run: RunRecord, keys: readonly string[], tracingUrl: string): Record<string, string> {
+    const urls: Record<string, string> = {};
+    for (const key of keys) {
+      const token = issueFeedbackToken(this.ctx, tracingUrl, { run_id: run.run_id, feedback_key: key, thread_id: run.thread_id, assistant_id: run.assistant_id, scenario: run.scenario });
+      setOwn(urls, key, token.url); // a key named __proto__ is data too
+    }
+    return urls;
+  }
+
+  /** Starts playing the script (after the runs ahead of it); its outcome is applied to the run and thread. */
+  private startExecution(run: RunRecord, script: RunScript, thread: ThreadRecord, ahead: Execution[], body: RunCreateBody, scope: RunScope): Execution {
+    const ctx = this.ctx;
+    const runId = run.run_id;
     const requested = Array.isArray(body.stream_mode) ? body.stream_mode : [body.stream_mode];
-    const explicit = isPlainObject(req.body) && Object.hasOwn(req.body, "stream_mode");
+    const explicit = isPlainObject(scope.sentBody) && Object.hasOwn(scope.sentBody, "stream_mode");
     // Background runs without stream_mode publish every mode, so a join can ask for any.
-    const modes = new Set(route.kind !== "stream" && !explicit ? ALL_MODES : requested);
+    const modes = new Set(scope.kind !== "stream" && !explicit ? ALL_MODES : requested);
     const generation = this.generation;
     const feedbackKeys = [...new Set(body.feedback_keys ?? [])];
     const execution: Execution = new Execution(
       {
         run_id: runId,
         thread_id: thread.thread_id,
-        events,
-        ending: rendered as Exclude<Ending, { http: unknown }>,
+        events: script.events,
+        ending: script.ending,
         modes,
         subgraphs: body.stream_subgraphs,
         afterMs: (body.after_seconds ?? 0) * 1000,
@@ -254,15 +321,7 @@ export class RunService {
         running: () => {
           if (generation === this.generation) this.updateRun(runId, { status: "running" });
         },
-        feedback: () => {
-          if (generation !== this.generation) return {};
-          const urls: Record<string, string> = {};
-          for (const key of feedbackKeys) {
-            const token = issueFeedbackToken(ctx, ctx.tracingUrl(req), { run_id: runId, feedback_key: key, thread_id: run.thread_id, assistant_id: run.assistant_id, scenario: scenario.name });
-            setOwn(urls, key, token.url); // a key named __proto__ is data too
-          }
-          return urls;
-        },
+        feedback: () => (generation === this.generation ? this.issueFeedbackTokens(run, feedbackKeys, scope.tracingUrl) : {}),
         finish: (outcome) => {
           if (generation === this.generation) this.finish(execution, outcome, body.on_completion);
         },
@@ -273,7 +332,7 @@ export class RunService {
     this.unfinished.set(thread.thread_id, onThread.add(execution));
     // Start on the next turn of the event loop, once the route has subscribed to the stream.
     setImmediate(() => void execution.play());
-    return { run, execution };
+    return execution;
   }
 
   /** For a thread being deleted: cancels its runs still playing and forgets the events of all of them. */
@@ -287,7 +346,7 @@ export class RunService {
     this.executions.get(runId)?.cancel(action);
   }
 
-  private pickScenario(req: Request, thread: ThreadRecord, body: RunCreateBody, assistant: AssistantRef, stateless: boolean, what: string): { scenario: LoadedScenario; turnIndex: number } {
+  private pickScenario(scope: RunScope, thread: ThreadRecord, body: RunCreateBody, assistant: AssistantRef, stateless: boolean, what: string): { scenario: LoadedScenario; turnIndex: number } {
     const current = thread.scenario ? this.scenarios.get(thread.scenario.name) : undefined;
     const next = thread.scenario?.next_turn ?? 0;
     // A thread keeps playing its scenario while turns remain, and a resume always continues it.
@@ -305,7 +364,8 @@ export class RunService {
       return { scenario, turnIndex: scenario === current ? Math.min(next, scenario.turns.length - 1) : 0 };
     }
     // The inspector shows these beside the request that missed.
-    this.ctx.journal.annotate(req, { near_miss: reasons });
+    // The inspector shows these beside the request that missed.
+    scope.note({ near_miss: reasons });
     throw agentErrors.noScenario(what, reasons);
   }
 

@@ -1,16 +1,28 @@
-import type { AgentRoutes } from "./index.js";
+import { route, type RouteSpec } from "../http/route.js";
 
-/** `GET /ok` and `GET /info`, which deployment health checks and the SDKs' capability probes call. */
-export function systemRoutes(on: AgentRoutes): void {
-  on.get("/ok", (_req, res) => {
-    res.json({ ok: true });
-  });
-  on.get("/info", (_req, res) => {
-    res.json({
+const SYSTEM = "agent-server/system.json#/$defs/";
+
+/** `GET /ok` and `GET /info`, which deployment health checks and the SDKs' capability probes call (no API key). */
+export const systemRoutes: RouteSpec[] = [
+  route({
+    name: "system.ok",
+    method: "GET",
+    path: "/ok",
+    public: true,
+    responses: { 200: `${SYSTEM}Ok` },
+    handler: () => ({ ok: true }),
+  }),
+  route({
+    name: "system.info",
+    method: "GET",
+    path: "/info",
+    public: true,
+    responses: { 200: `${SYSTEM}ServerInfo` },
+    handler: () => ({
       version: "0.5.23",
       langgraph_py_version: "0.6.7",
       flags: { assistants: true, crons: false, langsmith: true, langsmith_tracing_replicas: true },
       metadata: { simulated_by: "agent-platform-mock" },
-    });
-  });
-}
+    }),
+  }),
+];

@@ -2,12 +2,10 @@ import type { MockContext } from "../context.js";
 import { getOwn, isPlainObject } from "../core/json.js";
 import { checkpointsOf, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
-import type { AgentRoutes } from "./index.js";
+import { object, route, UUID, type RouteSpec } from "../http/route.js";
 import { contains } from "./search-filters.js";
 import { requireThread } from "./threads-routes.js";
-import { readBody, readQuery } from "./validation.js";
-
-const THREAD_SCHEMA = "agent-server/thread.json#/$defs";
+import { errors, THREAD, THREAD_PATH } from "./route-schemas.js";
 
 interface CheckpointConfig {
   checkpoint_ns?: string;
@@ -61,33 +59,68 @@ function checkpointAt(ctx: MockContext, threadId: string, checkpointId: string |
  * `POST /threads/{id}/state/checkpoint`, `GET|POST /threads/{id}/history`. Every state is the
  * `ThreadState` of one checkpoint (checkpoints.ts).
  */
-export function threadStateRoutes(ctx: MockContext, on: AgentRoutes): void {
-  on.get("/threads/:thread_id/state", (req, res) => {
-    const thread = requireThread(ctx, req.params.thread_id as string);
-    res.json(threadStateResponse(thread.thread_id, latestCheckpoint(ctx, thread.thread_id)));
-  });
-
-  on.get("/threads/:thread_id/state/:checkpoint_id", (req, res) => {
-    const thread = requireThread(ctx, req.params.thread_id as string);
-    res.json(threadStateResponse(thread.thread_id, checkpointAt(ctx, thread.thread_id, req.params.checkpoint_id as string)));
-  });
-
-  on.post("/threads/:thread_id/state/checkpoint", (req, res) => {
-    const thread = requireThread(ctx, req.params.thread_id as string);
-    const body = readBody<{ checkpoint: CheckpointConfig }>(`${THREAD_SCHEMA}/ThreadStateCheckpointRequest`, req.body ?? {});
-    if (body.checkpoint.checkpoint_ns) throw agentErrors.notFound();
-    res.json(threadStateResponse(thread.thread_id, checkpointAt(ctx, thread.thread_id, body.checkpoint.checkpoint_id)));
-  });
-
-  on.get("/threads/:thread_id/history", (req, res) => {
-    const thread = requireThread(ctx, req.params.thread_id as string);
-    const query = readQuery<HistorySearch>(`${THREAD_SCHEMA}/ThreadHistoryQuery`, req.query as Record<string, unknown>);
-    res.json(history(checkpointsOf(ctx, thread.thread_id), query).map((c) => threadStateResponse(thread.thread_id, c)));
-  });
-
-  on.post("/threads/:thread_id/history", (req, res) => {
-    const thread = requireThread(ctx, req.params.thread_id as string);
-    const body = readBody<HistorySearch>(`${THREAD_SCHEMA}/ThreadStateSearch`, req.body ?? {});
-    res.json(history(checkpointsOf(ctx, thread.thread_id), body).map((c) => threadStateResponse(thread.thread_id, c)));
-  });
+export function threadStateRoutes(ctx: MockContext): RouteSpec[] {
+  const statesOf = (threadId: string, search: HistorySearch) => {
+    const thread = requireThread(ctx, threadId);
+    return history(checkpointsOf(ctx, thread.thread_id), search).map((c) => threadStateResponse(thread.thread_id, c));
+  };
+  return [
+    route<{ params: { thread_id: string } }>({
+      name: "threads.state.get",
+      method: "GET",
+      path: "/threads/{thread_id}/state",
+      params: THREAD_PATH,
+      responses: { 200: `${THREAD}ThreadState`, ...errors(404, 422) },
+      handler: ({ params }) => {
+        const thread = requireThread(ctx, params.thread_id);
+        return threadStateResponse(thread.thread_id, latestCheckpoint(ctx, thread.thread_id));
+      },
+    }),
+    route<{ params: { thread_id: string; checkpoint_id: string } }>({
+      name: "threads.state.at_checkpoint",
+      method: "GET",
+      path: "/threads/{thread_id}/state/{checkpoint_id}",
+      // Any text: an id that names no checkpoint of the thread is a 404, as on the real server.
+      params: object({ thread_id: UUID, checkpoint_id: { type: "string" } }),
+      responses: { 200: `${THREAD}ThreadState`, ...errors(404, 422) },
+      handler: ({ params }) => {
+        const thread = requireThread(ctx, params.thread_id);
+        return threadStateResponse(thread.thread_id, checkpointAt(ctx, thread.thread_id, params.checkpoint_id));
+      },
+    }),
+    route<{ params: { thread_id: string }; body: { checkpoint: CheckpointConfig } }>({
+      name: "threads.state.checkpoint",
+      method: "POST",
+      path: "/threads/{thread_id}/state/checkpoint",
+      params: THREAD_PATH,
+      body: `${THREAD}ThreadStateCheckpointRequest`,
+      // No body reads as `{}`: the answer names the missing `checkpoint`.
+      emptyBody: {},
+      responses: { 200: `${THREAD}ThreadState`, ...errors(404, 422) },
+      handler: ({ params, body }) => {
+        const thread = requireThread(ctx, params.thread_id);
+        if (body.checkpoint.checkpoint_ns) throw agentErrors.notFound();
+        return threadStateResponse(thread.thread_id, checkpointAt(ctx, thread.thread_id, body.checkpoint.checkpoint_id));
+      },
+    }),
+    route<{ params: { thread_id: string }; query: HistorySearch }>({
+      name: "threads.history.list",
+      method: "GET",
+      path: "/threads/{thread_id}/history",
+      params: THREAD_PATH,
+      query: `${THREAD}ThreadHistoryQuery`,
+      responses: { 200: `${THREAD}ThreadStateList`, ...errors(404, 422) },
+      handler: ({ params, query }) => statesOf(params.thread_id, query),
+    }),
+    route<{ params: { thread_id: string }; body: HistorySearch }>({
+      name: "threads.history.search",
+      method: "POST",
+      path: "/threads/{thread_id}/history",
+      params: THREAD_PATH,
+      body: `${THREAD}ThreadStateSearch`,
+      emptyBody: {},
+      responses: { 200: `${THREAD}ThreadStateList`, ...errors(404, 422) },
+      handler: ({ params, body }) => statesOf(params.thread_id, body),
+    }),
+  ];
 }

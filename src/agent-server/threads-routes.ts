@@ -1,13 +1,12 @@
 import type { MockContext } from "../context.js";
 import { omit, setOwn } from "../core/json.js";
-import { isUuid } from "../core/random.js";
+import { reply, route, type RouteSpec } from "../http/route.js";
 import { deleteCheckpoints } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { contains, selectFields } from "./search-filters.js";
-import type { AgentRoutes } from "./index.js";
 import { runCollection, type RunService } from "./runs.js";
+import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
 import { newThread, threadCollection, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
-import { readBody } from "./validation.js";
 
 interface ThreadCreateBody {
   thread_id?: string;
@@ -33,72 +32,103 @@ interface ThreadSearchBody {
   select?: string[];
 }
 
-/** The thread a path names: 422 when it is not a UUID, 404 when there is none. */
+type ThreadPath = { thread_id: string };
+
+/** The thread a path names (its id validated and lowercased by the registrar): 404 when there is none. */
 export function requireThread(ctx: MockContext, threadId: string): ThreadRecord {
-  if (!isUuid(threadId)) throw agentErrors.invalidThreadId();
-  const thread = threadCollection(ctx).get(threadId.toLowerCase());
+  const thread = threadCollection(ctx).get(threadId);
   if (!thread) throw agentErrors.notFound();
   return thread;
 }
 
 /** `POST /threads`, `GET|PATCH|DELETE /threads/{id}`, `POST /threads/search`. */
-export function threadsRoutes(ctx: MockContext, on: AgentRoutes, runs: RunService): void {
+export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
   const threads = threadCollection(ctx);
-
-  on.post("/threads", (req, res) => {
-    const body = readBody<ThreadCreateBody>("agent-server/thread.json#/$defs/ThreadCreate", req.body ?? {});
-    const id = body.thread_id?.toLowerCase() ?? ctx.random.uuid4();
-    const existing = threads.get(id);
-    if (existing) {
-      if (body.if_exists === "raise") throw agentErrors.threadExists();
-      res.json(threadResponse(existing));
-      return;
-    }
-    const metadata = body.graph_id === undefined ? body.metadata : { ...body.metadata, graph_id: body.graph_id };
-    res.json(threadResponse(threads.set(id, newThread(ctx, id, metadata))));
-  });
-
-  on.post("/threads/search", (req, res) => {
-    const body = readBody<ThreadSearchBody>("agent-server/thread.json#/$defs/ThreadSearchRequest", req.body ?? {});
-    const ids = body.ids && new Set(body.ids.map((i) => i.toLowerCase()));
-    const found = threads.filter(
-      (t) =>
-        !t.temporary &&
-        (!ids || ids.has(t.thread_id)) &&
-        (!body.status || t.status === body.status) &&
-        (!body.metadata || contains(t.metadata, body.metadata)) &&
-        (!body.values || contains(t.values ?? {}, body.values)),
-    );
-    const key = body.sort_by;
-    const sign = body.sort_order === "asc" ? 1 : -1;
-    found.sort((a, b) => sign * (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0) || sign * a.thread_id.localeCompare(b.thread_id));
-    const page = found.slice(body.offset, body.offset + body.limit).map(threadResponse);
-    res.json(body.select ? page.map((t) => selectFields(t, body.select as string[])) : page);
-  });
-
-  on.get("/threads/:thread_id", (req, res) => {
-    res.json(threadResponse(requireThread(ctx, req.params.thread_id as string)));
-  });
-
-  on.patch("/threads/:thread_id", (req, res) => {
-    const thread = requireThread(ctx, req.params.thread_id as string);
-    const body = readBody<ThreadPatchBody>("agent-server/thread.json#/$defs/ThreadPatch", req.body ?? {});
-    // Top-level keys replace the thread's (Postgres `metadata || patch`, as the real server merges).
-    const metadata = omit(thread.metadata, []);
-    for (const key of Object.keys(body.metadata)) setOwn(metadata, key, body.metadata[key]);
-    const updated = threads.set(thread.thread_id, { ...thread, metadata, updated_at: ctx.clock.now() });
-    // SDK 1.x `returnMinimal` asks for no body (RFC 7240).
-    if (/\breturn=minimal\b/.test(req.get("prefer") ?? "")) res.status(204).end();
-    else res.json(threadResponse(updated));
-  });
-
-  on.delete("/threads/:thread_id", (req, res) => {
-    const thread = requireThread(ctx, req.params.thread_id as string);
-    runs.deleteThread(thread.thread_id);
-    const runRecords = runCollection(ctx);
-    for (const run of runRecords.filter((r) => r.thread_id === thread.thread_id)) runRecords.delete(run.run_id);
-    threads.delete(thread.thread_id);
-    deleteCheckpoints(ctx, thread.thread_id);
-    res.status(204).end();
-  });
+  return [
+    route<{ body: ThreadCreateBody }>({
+      name: "threads.create",
+      method: "POST",
+      path: "/threads",
+      body: `${THREAD}ThreadCreate`,
+      // The SDKs send no body for `threads.create()` without options.
+      emptyBody: {},
+      responses: { 200: `${THREAD}Thread`, ...errors(409, 422) },
+      handler: ({ body }) => {
+        const id = body.thread_id ?? ctx.random.uuid4();
+        const existing = threads.get(id);
+        if (existing) {
+          if (body.if_exists === "raise") throw agentErrors.threadExists();
+          return threadResponse(existing);
+        }
+        const metadata = body.graph_id === undefined ? body.metadata : { ...body.metadata, graph_id: body.graph_id };
+        return threadResponse(threads.set(id, newThread(ctx, id, metadata)));
+      },
+    }),
+    route<{ body: ThreadSearchBody }>({
+      name: "threads.search",
+      method: "POST",
+      path: "/threads/search",
+      body: `${THREAD}ThreadSearchRequest`,
+      emptyBody: {},
+      responses: { 200: `${THREAD}ThreadSearchResponse`, ...errors(422) },
+      handler: ({ body }) => {
+        const ids = body.ids && new Set(body.ids);
+        const found = threads.filter(
+          (t) =>
+            !t.temporary &&
+            (!ids || ids.has(t.thread_id)) &&
+            (!body.status || t.status === body.status) &&
+            (!body.metadata || contains(t.metadata, body.metadata)) &&
+            (!body.values || contains(t.values ?? {}, body.values)),
+        );
+        const key = body.sort_by;
+        const sign = body.sort_order === "asc" ? 1 : -1;
+        found.sort((a, b) => sign * (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0) || sign * a.thread_id.localeCompare(b.thread_id));
+        const page = found.slice(body.offset, body.offset + body.limit).map(threadResponse);
+        return body.select ? page.map((t) => selectFields(t, body.select as string[])) : page;
+      },
+    }),
+    route<{ params: ThreadPath }>({
+      name: "threads.get",
+      method: "GET",
+      path: "/threads/{thread_id}",
+      params: THREAD_PATH,
+      responses: { 200: `${THREAD}Thread`, ...errors(404, 422) },
+      handler: ({ params }) => threadResponse(requireThread(ctx, params.thread_id)),
+    }),
+    route<{ params: ThreadPath; headers: { prefer?: string }; body: ThreadPatchBody }>({
+      name: "threads.update",
+      method: "PATCH",
+      path: "/threads/{thread_id}",
+      params: THREAD_PATH,
+      // SDK 1.x `returnMinimal` sends `Prefer: return=minimal` and wants no body (RFC 7240).
+      headers: headers({ prefer: { type: "string" } }),
+      body: `${THREAD}ThreadPatch`,
+      emptyBody: {},
+      responses: { 200: `${THREAD}Thread`, 204: null, ...errors(404, 422) },
+      handler: ({ params, headers, body }) => {
+        const thread = requireThread(ctx, params.thread_id);
+        // Top-level keys replace the thread's (Postgres `metadata || patch`, as the real server merges).
+        const metadata = omit(thread.metadata, []);
+        for (const key of Object.keys(body.metadata)) setOwn(metadata, key, body.metadata[key]);
+        const updated = threads.set(thread.thread_id, { ...thread, metadata, updated_at: ctx.clock.now() });
+        return /\breturn=minimal\b/.test(headers.prefer ?? "") ? reply(204) : threadResponse(updated);
+      },
+    }),
+    route<{ params: ThreadPath }>({
+      name: "threads.delete",
+      method: "DELETE",
+      path: "/threads/{thread_id}",
+      params: THREAD_PATH,
+      responses: { 204: null, ...errors(404, 422) },
+      handler: ({ params }) => {
+        const thread = requireThread(ctx, params.thread_id);
+        runs.deleteThread(thread.thread_id);
+        const runRecords = runCollection(ctx);
+        for (const run of runRecords.filter((r) => r.thread_id === thread.thread_id)) runRecords.delete(run.run_id);
+        threads.delete(thread.thread_id);
+        deleteCheckpoints(ctx, thread.thread_id);
+      },
+    }),
+  ];
 }

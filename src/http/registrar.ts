@@ -144,6 +144,7 @@ function scopeOf(req: Request, ctx: MockContext, mount: Record<string, string>):
     local: { address: req.socket.localAddress, port: req.socket.localPort },
     signal: controller.signal,
     sentBody: req.body,
+    note: (facts) => ctx.journal.annotate(req, facts),
   };
 }
 

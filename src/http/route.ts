@@ -44,6 +44,8 @@ export interface RequestScope {
   signal: AbortSignal;
   /** The body as the client sent it (parsed, before validation trimmed and filled the copy): for records that show the request. */
   sentBody: unknown;
+  /** Adds facts to this request's journal entry (the scenario that answered, near misses…). */
+  note(facts: Record<string, unknown>): void;
 }
 
 /** An answer other than the route's first declared status. */

@@ -7,7 +7,8 @@ import express from "express";
 import request from "supertest";
 import { createApp } from "../../src/index.js";
 import { MockContext } from "../../src/context.js";
-import { agentServer } from "../../src/agent-server/index.js";
+import { agentServer, agentServerModule } from "../../src/agent-server/index.js";
+import { Registrar } from "../../src/http/registrar.js";
 import { errorHandler } from "../../src/http/fallback.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { waitFor } from "./helpers.js";
@@ -53,8 +54,11 @@ describe("memory kept per run", () => {
 
 describe("runs that can no longer be joined", () => {
   function agentApp(scenarios: ScenarioInput[]) {
-    const agent = agentServer(new MockContext({ seed: 1, fixtures: false, clock: { autoAdvance: false } }), scenarios);
-    const app = express().use(agent.router).use(errorHandler());
+    const ctx = new MockContext({ seed: 1, fixtures: false, clock: { autoAdvance: false } });
+    const agent = agentServer(ctx, scenarios);
+    const app = express();
+    new Registrar(ctx).mount(app, agentServerModule(ctx, agent));
+    app.use(errorHandler());
     return { agent, app };
   }
   const quick: ScenarioInput = { name: "quick", priority: -1, events: [{ event: "values", data: { a: 1 } }] };

@@ -1,0 +1,23 @@
+import { object, UUID, type JsonSchema, type ResponseSpec } from "../http/route.js";
+
+/** Schemas the agent server's route declarations share. */
+export const THREAD = "agent-server/thread.json#/$defs/";
+export const RUN = "agent-server/run.json#/$defs/";
+export const ASSISTANT = "agent-server/assistant.json#/$defs/";
+
+/** `{detail: "<text>"}`: every error the agent server answers with (errors.ts). */
+export const ERROR = "common/errors.json#/$defs/HTTPError";
+
+/** Path ids are UUIDs; a bad one is the real server's "Invalid thread ID" etc. (agentErrors.invalidRequest). */
+export const THREAD_PATH = object({ thread_id: UUID });
+export const RUN_PATH = object({ thread_id: UUID, run_id: UUID });
+
+/** The error statuses a route answers with, each in the `{detail}` shape. */
+export function errors(...statuses: number[]): Record<number, ResponseSpec> {
+  return Object.fromEntries(statuses.map((s) => [s, ERROR]));
+}
+
+/** Declared request headers (node lowercases names); none is required. */
+export function headers(properties: Record<string, JsonSchema>): JsonSchema {
+  return { type: "object", properties, required: [] };
+}
