@@ -364,7 +364,6 @@ export class RunService {
       return { scenario, turnIndex: scenario === current ? Math.min(next, scenario.turns.length - 1) : 0 };
     }
     // The inspector shows these beside the request that missed.
-    // The inspector shows these beside the request that missed.
     scope.note({ near_miss: reasons });
     throw agentErrors.noScenario(what, reasons);
   }
