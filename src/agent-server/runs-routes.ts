@@ -85,7 +85,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       path: "/threads/{thread_id}/runs",
       params: THREAD_PATH,
       query: `${RUN}ListRunsQuery`,
-      responses: { 200: `${RUN}RunList`, ...errors(404, 422) },
+      responses: { 200: `${RUN}ThreadRunList`, ...errors(404, 422) },
       handler: ({ params, query }) => {
         const thread = requireThread(ctx, params.thread_id);
         const list = runCollection(ctx)

@@ -9,7 +9,7 @@ export const systemRoutes: RouteSpec[] = [
     method: "GET",
     path: "/ok",
     public: true,
-    responses: { 200: `${SYSTEM}Ok` },
+    responses: { 200: `${SYSTEM}HealthOk` },
     handler: () => ({ ok: true }),
   }),
   route({

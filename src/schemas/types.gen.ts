@@ -62,9 +62,17 @@ export type Fault =
         message?: string;
       };
     };
+/**
+ * POST /assistants/search: full Assistants, or the selected fields of each.
+ */
+export type AssistantSearchResponse = (Assistant | AssistantSelection)[];
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
 export type MultitaskStrategy = "reject" | "rollback" | "interrupt" | "enqueue";
 export type StreamModeName = "values" | "messages" | "messages-tuple" | "tasks" | "checkpoints" | "updates" | "events" | "debug" | "custom";
+/**
+ * GET /threads/{thread_id}/runs: newest first.
+ */
+export type ThreadRunList = Run[];
 /**
  * What a scenario file holds: one scenario or a list of them.
  */
@@ -102,6 +110,14 @@ export type Ending =
         }
     );
 export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
+/**
+ * POST /threads/search: full Threads, or the selected fields of each.
+ */
+export type ThreadSearchResponse = (Thread | ThreadSelection)[];
+/**
+ * GET|POST /threads/{thread_id}/history: states, newest first.
+ */
+export type ThreadStateList = ThreadState[];
 /**
  * Any error a FastAPI service answers with: a text detail, or the list of a 422.
  */
@@ -597,6 +613,27 @@ export interface Assistant {
   name: string;
   description: string | null;
 }
+/**
+ * An Assistant cut down to the fields a search's `select` names.
+ */
+export interface AssistantSelection {
+  assistant_id?: string;
+  graph_id?: string;
+  config?: {
+    [k: string]: unknown | undefined;
+  };
+  context?: {
+    [k: string]: unknown | undefined;
+  };
+  created_at?: string;
+  updated_at?: string;
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  version?: number;
+  name?: string;
+  description?: string | null;
+}
 export interface AssistantSearchRequest {
   metadata?: {
     [k: string]: unknown | undefined;
@@ -626,6 +663,12 @@ export interface Run {
     [k: string]: unknown | undefined;
   };
   multitask_strategy: MultitaskStrategy;
+}
+/**
+ * What …/runs/wait and …/join answer with: the thread's final values (with `__interrupt__` when the run stopped at an interrupt), or `{"__error__": {error, message}}` for a failed run.
+ */
+export interface RunValues {
+  [k: string]: unknown | undefined;
 }
 export interface Command {
   update?:
@@ -775,6 +818,31 @@ export interface ScenarioEvent {
    */
   delay_ms?: number;
 }
+export interface HealthOk {
+  ok: true;
+}
+export interface ServerInfo {
+  /**
+   * LangGraph API version
+   */
+  version: string;
+  /**
+   * LangGraph Python library version
+   */
+  langgraph_py_version: string;
+  /**
+   * Enabled features and capabilities
+   */
+  flags: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * Server deployment metadata
+   */
+  metadata: {
+    [k: string]: unknown | undefined;
+  };
+}
 export interface Interrupt {
   /**
    * What the graph handed to interrupt(); any JSON.
@@ -798,6 +866,28 @@ export interface Thread {
     [k: string]: unknown | undefined;
   } | null;
   interrupts: {
+    [k: string]: Interrupt[] | undefined;
+  };
+}
+/**
+ * A Thread cut down to the fields a search's `select` names.
+ */
+export interface ThreadSelection {
+  thread_id?: string;
+  created_at?: string;
+  updated_at?: string;
+  state_updated_at?: string;
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  config?: {
+    [k: string]: unknown | undefined;
+  };
+  status?: ThreadStatus;
+  values?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  interrupts?: {
     [k: string]: Interrupt[] | undefined;
   };
 }
