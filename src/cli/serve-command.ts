@@ -1,5 +1,4 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
-import { startMockServer, ListenError } from "../server.js";
 import { LoadError } from "../core/load-error.js";
 import { BUNDLED_SCENARIOS, type LifecycleMode } from "../options.js";
 import { parseDuration } from "../core/duration.js";
@@ -41,6 +40,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     return true;
   }) as unknown as Argv<ServeArgs>,
   handler: async (argv: ArgumentsCamelCase<ServeArgs>) => {
+    // Loaded here, not at the top: `--help`, `--version` and `validate` never pay for the server.
+    const { startMockServer, ListenError } = await import("../server.js");
     try {
       const mock = await startMockServer({
         port: argv.port,

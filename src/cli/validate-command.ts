@@ -1,9 +1,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { formatProblem, type LoadProblem } from "../core/load-error.js";
 import { readDocuments } from "../core/read-documents.js";
-import { createApp } from "../app.js";
 import { LoadError } from "../core/load-error.js";
-import { validateScenarioDocuments } from "../agent-server/scenario-validation.js";
 
 /**
  * `agent-platform-mock validate <files…>`: checks fixture and scenario files and names each problem.
@@ -15,12 +13,14 @@ export const validateCommand: CommandModule<object, { files: string[] }> = {
   command: "validate <files..>",
   describe: "Check fixture and scenario files without starting the mock",
   builder: (yargs: Argv) => yargs.positional("files", { type: "string", array: true, demandOption: true, describe: "Files or folders" }) as unknown as Argv<{ files: string[] }>,
-  handler: (argv) => {
+  handler: async (argv) => {
+    // Loaded here, not at the top, so `--help` and `serve` do not load what only `validate` uses.
+    const [{ createApp }, { validateScenarioDocuments }] = await Promise.all([import("../app.js"), import("../agent-server/scenario-validation.js")]);
     const problems: LoadProblem[] = [];
     const docs = readDocuments(argv.files, problems, true);
     const scenarioDocs = docs.filter(looksLikeScenarios);
     const fixtureFiles = docs.filter((d) => !scenarioDocs.includes(d)).map((d) => d.file);
-    if (fixtureFiles.length) problems.push(...checkFixtures(fixtureFiles));
+    if (fixtureFiles.length) problems.push(...checkFixtures(createApp, fixtureFiles));
     problems.push(...validateScenarioDocuments(scenarioDocs));
     if (problems.length) {
       process.stderr.write(`${problems.length} problem${problems.length === 1 ? "" : "s"} found:\n${problems.map(formatProblem).join("\n")}\n`);
@@ -31,7 +31,7 @@ export const validateCommand: CommandModule<object, { files: string[] }> = {
 };
 
 /** Loads the fixtures into a throwaway mock: every check the server makes at start-up runs. */
-function checkFixtures(files: string[]): LoadProblem[] {
+function checkFixtures(createApp: typeof import("../app.js").createApp, files: string[]): LoadProblem[] {
   try {
     createApp({ seed: "validate", fixtures: files, scenarios: [] });
     return [];
