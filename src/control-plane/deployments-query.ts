@@ -23,7 +23,10 @@ export function listDeployments(store: DeploymentStore, tenantId: string, query:
   const candidates = ids
     ? [...ids].flatMap((id) => store.get(tenantId, id) ?? []).sort(newestFirst)
     : store.sortedFor(tenantId);
-  return page(candidates, deploymentFilter(store, query), query);
+  const needle = query.name_contains?.toLowerCase();
+  // The name filter jumps from match to match through the store's name text instead of testing each record.
+  const next = !ids && needle ? (from: number) => store.nextNameMatch(tenantId, needle, from) : undefined;
+  return page(candidates, deploymentFilter(store, query), query, next);
 }
 
 /** A deployment's revisions, newest first, filtered by `status` (comma-separated, any) and `remote_reconciled`. */
@@ -61,14 +64,15 @@ interface Sequence<T> {
   slice(start: number, end: number): T[];
 }
 
-function page<T>(sorted: Sequence<T>, matches: ((item: T) => boolean) | undefined, query: { limit: number; offset: number }): Page<T> {
+/** `next(i)`: the first position ≥ i that can match (skips records a filter has ruled out in bulk). */
+function page<T>(sorted: Sequence<T>, matches: ((item: T) => boolean) | undefined, query: { limit: number; offset: number }, next = (i: number) => i): Page<T> {
   if (!matches) {
     const resources = sorted.slice(query.offset, query.offset + query.limit);
     return { resources, offset: query.offset + resources.length };
   }
   const resources: T[] = [];
   let skipped = 0;
-  for (let i = 0; i < sorted.length; i++) {
+  for (let i = next(0); i < sorted.length; i = next(i + 1)) {
     const item = sorted.at(i) as T;
     if (!matches(item)) continue;
     if (skipped < query.offset) skipped++;

@@ -123,12 +123,45 @@ export class DeploymentStore {
     const at = tenant ? positionOf(tenant.oldestFirst, old) : -1;
     if (!tenant || at < 0) return;
     tenant.oldestFirst.splice(at, 1);
+    tenant.nameText = undefined;
     if (tenant.names.get(old.name) === id) tenant.names.delete(old.name);
     this.indexVersion = this.deployments.version;
   }
 
   nameTaken(tenantId: string, name: string): boolean {
     return this.indexed(tenantId).names.has(name);
+  }
+
+  /**
+   * The first position ≥ `from` (newest-first, as sortedFor) whose name contains `needle`, or the
+   * length when none does. One indexOf over every name of the tenant joined in list order, built once
+   * per write: a name filter that matches nothing costs one string search, not a test per record.
+   */
+  nextNameMatch(tenantId: string, needle: string, from: number): number {
+    const tenant = this.indexed(tenantId);
+    const count = tenant.oldestFirst.length;
+    if (from >= count || needle.includes("\n")) return count;
+    if (!tenant.nameText) {
+      const names = tenant.view.slice(0, count).map((d) => d.name);
+      const starts = new Int32Array(count);
+      let at = 0;
+      names.forEach((name, i) => {
+        starts[i] = at;
+        at += name.length + 1;
+      });
+      tenant.nameText = { text: names.join("\n"), starts };
+    }
+    const { text, starts } = tenant.nameText;
+    const pos = text.indexOf(needle, starts[from]);
+    if (pos < 0) return count;
+    let lo = from;
+    let hi = count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((starts[mid] as number) <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   /** A tenant's deployments, newest first (`created_at` desc, then `id` asc), without a copy. */
@@ -150,6 +183,7 @@ export class DeploymentStore {
     const tenant = this.index.get(deployment.tenant_id) ?? (old ? undefined : this.emptyTenant(deployment.tenant_id));
     if (!tenant) return;
     const list = tenant.oldestFirst;
+    tenant.nameText = undefined;
     if (old) {
       const at = old.tenant_id === deployment.tenant_id && old.created_at === deployment.created_at ? positionOf(list, old) : -1;
       if (at < 0) return;
@@ -194,6 +228,8 @@ interface TenantIndex {
   view: NewestFirst<Deployment>;
   /** name → id */
   names: Map<string, string>;
+  /** Names in list order joined by newlines, and where each starts (nextNameMatch); built on demand. */
+  nameText?: { text: string; starts: Int32Array };
 }
 
 function tenantIndex(oldest: Deployment[]): TenantIndex {

@@ -37,6 +37,9 @@ describe("deployment index: names and list order follow every write", () => {
     expect(after.map((d) => d.id)).toEqual(sorted(after).map((d) => d.id));
     expect(new Set(after.map((d) => d.id))).toEqual(new Set([...before.map((d) => d.id), ...created]));
     await request(app).post("/v2/deployments").send(body("indexed-3")).expect(409);
+    // The name filter searches the index's name text, which must follow the creates too.
+    const named = (await request(app).get("/v2/deployments?name_contains=indexed-1&limit=100").expect(200)).body.resources as Listed[];
+    expect(named.map((d) => d.name).sort()).toEqual(["indexed-1", "indexed-10", "indexed-11"]);
   });
 
   it("a PATCH keeps the deployment in its place with its new content", async () => {
@@ -52,6 +55,7 @@ describe("deployment index: names and list order follow every write", () => {
     const created = (await request(app).post("/v2/deployments").send(body("short-lived")).expect(201)).body as Listed;
     await request(app).delete(`/v2/deployments/${created.id}`).expect(204);
     expect((await all(app)).map((d) => d.id)).not.toContain(created.id);
+    expect((await request(app).get("/v2/deployments?name_contains=short-lived").expect(200)).body.resources).toEqual([]);
     await request(app).post("/v2/deployments").send(body("short-lived")).expect(201);
   });
 
