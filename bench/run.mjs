@@ -10,8 +10,7 @@
 //   node bench/run.mjs --profile  CPU profile of the mock serving the list; prints where time goes
 // Exit code: 0 when every target passed, 1 otherwise. The micro benches: `node bench/micro.mjs`.
 import { fork, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -358,20 +357,21 @@ async function scaleRow(count, loadLimitMs, rssLimitMb) {
 
 /** `--profile`: the mock serving the list under load with --cpu-prof; self time by function and package. */
 async function profile() {
-  const dir = mkdtempSync(join(tmpdir(), "apm-prof-"));
-  const proc = fork(join(here, "servers.mjs"), ["mock", JSON.stringify(MOCK_OPTIONS)], { execArgv: ["--cpu-prof", `--cpu-prof-dir=${dir}`], stdio: ["ignore", "ignore", "inherit", "ipc"] });
-  const port = await new Promise((r) => proc.once("message", (m) => r(m.port)));
-  for (const path of ["/v2/deployments?limit=20"]) {
-    const r = await loadJob({ kind: "load", port, method: "GET", path, connections: CONFIG.connections, durationMs: QUICK ? 2000 : 8000, warmupMs: 500 });
-    log(`profiled GET ${path}: ${fmt(r.rps)} rps`);
-  }
+  const server = child("mock", MOCK_OPTIONS);
+  server.port = await server.ready;
+  const path = "/v2/deployments?limit=20";
+  await loadJob({ kind: "load", port: server.port, method: "GET", path, connections: CONFIG.connections, durationMs: 500, warmupMs: 0 });
   await new Promise((resolve) => {
-    proc.once("exit", resolve);
-    proc.kill("SIGINT");
+    server.proc.once("message", resolve);
+    server.proc.send({ cmd: "profile-start" });
   });
-  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
-  const prof = JSON.parse(readFileSync(join(dir, file), "utf8"));
-  rmSync(dir, { recursive: true, force: true });
+  const r = await loadJob({ kind: "load", port: server.port, method: "GET", path, connections: CONFIG.connections, durationMs: QUICK ? 2000 : 8000, warmupMs: 0 });
+  log(`profiled GET ${path}: ${fmt(r.rps)} rps`);
+  const prof = await new Promise((resolve) => {
+    server.proc.once("message", (m) => resolve(m.profile));
+    server.proc.send({ cmd: "profile-stop" });
+  });
+  server.close();
   summariseProfile(prof);
 }
 
@@ -385,7 +385,8 @@ function summariseProfile(prof) {
   const byPkg = new Map();
   for (const [id, us] of self) {
     const { callFrame } = byId.get(id);
-    if (callFrame.functionName === "(idle)") continue;
+    // Idle time, and the inspector's own dispatch (the profiler at work), are not the server's work.
+    if (callFrame.functionName === "(idle)" || (callFrame.functionName === "dispatch" && !callFrame.url)) continue;
     total += us;
     const url = callFrame.url;
     const pkg = url.includes("node_modules/") ? url.split("node_modules/").pop().split("/").slice(0, url.includes("node_modules/@") ? 2 : 1).join("/") : url.includes("/dist/") ? "mock (dist/)" : url.startsWith("node:") ? "node core" : callFrame.functionName.startsWith("(") ? callFrame.functionName : "native/other";

@@ -7,6 +7,7 @@
 //       the bytes the bare servers answer with (recorded from the mock), by exact method and path;
 //       `frames` (SSE) are written one write() each, as a stream would.
 //   {cmd: "usage"} → {cpuUs, rss, peak}: CPU time used so far, RSS after a full GC, highest RSS since the last usage.
+//   {cmd: "profile-start"}, {cmd: "profile-stop"} → {profile}: a CPU profile of what ran in between.
 //   {cmd: "close"}
 const [kind, optionsJson] = process.argv.slice(2);
 let answers = new Map();
@@ -60,6 +61,7 @@ function listen(open) {
   });
 }
 
+let profiler;
 // The highest RSS since the last "usage" message (the per-stream memory of a burst).
 let peakRss = 0;
 setInterval(() => {
@@ -76,6 +78,15 @@ process.on("message", (msg) => {
     globalThis.gc?.();
     peakRss = 0;
     process.send({ cmd: "usage", cpuUs: user + system, rss: process.memoryUsage().rss, peak });
+  } else if (msg.cmd === "profile-start") {
+    // Profiling only the measured stretch (start-up excluded), through the inspector of this process.
+    import("node:inspector").then(({ Session }) => {
+      profiler = new Session();
+      profiler.connect();
+      profiler.post("Profiler.enable", () => profiler.post("Profiler.start", () => process.send({ cmd: "profile-start" })));
+    });
+  } else if (msg.cmd === "profile-stop") {
+    profiler.post("Profiler.stop", (err, result) => process.send({ cmd: "profile-stop", profile: result.profile }));
   } else if (msg.cmd === "close") process.exit(0);
 });
 
