@@ -1,4 +1,5 @@
-import { faker as checkingFaker, type Faker } from "@faker-js/faker";
+import type { Faker } from "@faker-js/faker";
+import { loadFaker } from "../core/lazy-faker.js";
 import { formatTimestamp } from "../core/clock.js";
 import { closest } from "../core/did-you-mean.js";
 import { getOwn, isPlainObject, setOwn, toPointer } from "../core/json.js";
@@ -109,12 +110,15 @@ function evaluate(expr: string, scope: TemplateScope, path: (string | number)[])
   return node === undefined ? fail(`has no value in this run's request (${root} is ${JSON.stringify(getOwn(scope.request, root as string)) ?? "absent"})`) : node;
 }
 
+/** A faker of its own to try template calls on, so checking never moves a mock's seeded sequence. */
+let checkingFaker: Faker | undefined;
+
 function expressionProblem(expr: string): string | undefined {
   if (SCALARS.has(expr) || NAMED_ID.test(expr)) return undefined;
   const fakerCall = FAKER.exec(expr);
   if (fakerCall) {
     try {
-      callFaker(checkingFaker, fakerCall[1] as string, fakerCall[2] as string);
+      callFaker((checkingFaker ??= loadFaker()), fakerCall[1] as string, fakerCall[2] as string);
       return undefined;
     } catch (err) {
       return `not a faker method that takes no arguments (${(err as Error).message})${fakerHint(fakerCall[1] as string, fakerCall[2] as string)}`;

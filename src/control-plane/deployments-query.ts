@@ -23,7 +23,10 @@ export function listDeployments(store: DeploymentStore, tenantId: string, query:
   const candidates = ids
     ? [...ids].flatMap((id) => store.get(tenantId, id) ?? []).sort(newestFirst)
     : store.sortedFor(tenantId);
-  return page(candidates, deploymentFilter(store, query), query);
+  const needle = query.name_contains?.toLowerCase();
+  // The name filter jumps from match to match through the store's name text instead of testing each record.
+  const next = !ids && needle ? (from: number) => store.nextNameMatch(tenantId, needle, from) : undefined;
+  return page(candidates, deploymentFilter(store, query), query, next);
 }
 
 /** A deployment's revisions, newest first, filtered by `status` (comma-separated, any) and `remote_reconciled`. */
@@ -38,7 +41,8 @@ export function listRevisions(revisions: readonly RevisionEntry[], query: Revisi
 function deploymentFilter(store: DeploymentStore, query: DeploymentListQuery): ((d: Deployment) => boolean) | undefined {
   const checks: ((d: Deployment) => boolean)[] = [];
   const needle = query.name_contains?.toLowerCase();
-  if (needle) checks.push((d) => d.name.toLowerCase().includes(needle));
+  // Stored names match NAME_PATTERN (lowercase), fixtures and creates alike: no per-record lowercasing.
+  if (needle) checks.push((d) => d.name.includes(needle));
   const { status, image_version: version, deployment_type: type } = query;
   // An empty string filters nothing, as the CLI's `name_contains=` shows ("list all").
   if (status) checks.push((d) => d.status === status);
@@ -53,14 +57,23 @@ function deploymentFilter(store: DeploymentStore, query: DeploymentListQuery): (
   return checks.length ? (d) => checks.every((check) => check(d)) : undefined;
 }
 
-function page<T>(sorted: readonly T[], matches: ((item: T) => boolean) | undefined, query: { limit: number; offset: number }): Page<T> {
+/** What a page is cut from: an array, or the store's newest-first view of its index. */
+interface Sequence<T> {
+  readonly length: number;
+  at(i: number): T | undefined;
+  slice(start: number, end: number): T[];
+}
+
+/** `next(i)`: the first position ≥ i that can match (skips records a filter has ruled out in bulk). */
+function page<T>(sorted: Sequence<T>, matches: ((item: T) => boolean) | undefined, query: { limit: number; offset: number }, next = (i: number) => i): Page<T> {
   if (!matches) {
     const resources = sorted.slice(query.offset, query.offset + query.limit);
     return { resources, offset: query.offset + resources.length };
   }
   const resources: T[] = [];
   let skipped = 0;
-  for (const item of sorted) {
+  for (let i = next(0); i < sorted.length; i = next(i + 1)) {
+    const item = sorted.at(i) as T;
     if (!matches(item)) continue;
     if (skipped < query.offset) skipped++;
     else if (resources.push(item) === query.limit) break;

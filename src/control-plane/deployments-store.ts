@@ -46,15 +46,21 @@ const keysByDef = new Map<string, readonly string[]>();
 
 /**
  * The deployments of one mock: wire records, their internal metadata and revisions, in copy-on-write
- * collections (so reset() is a shallow copy), plus a cached newest-first view per tenant that list
- * requests page through without copying the collection.
+ * collections (so reset() is a shallow copy), plus an index per tenant — names (uniqueness) and the
+ * newest-first order list requests page through — kept up to date by each write instead of being
+ * rebuilt, so a create costs the same with 10 or 100,000 deployments stored.
  */
 export class DeploymentStore {
   readonly deployments: Collection<Deployment>;
   readonly meta: Collection<DeploymentMeta>;
   readonly revisions: Collection<RevisionEntry>;
-  private sorted = new Map<string, Deployment[]>();
-  private sortedVersion = -1;
+  private index = new Map<string, TenantIndex>();
+  /**
+   * The collection version the index matches. Writes through this class update the index in step;
+   * anything else that changes the collection (reset's restore, a write the index cannot follow
+   * cheaply) leaves them apart and the index is rebuilt once, on the next read.
+   */
+  private indexVersion = -1;
 
   constructor(ctx: MockContext) {
     this.deployments = ctx.store.collection<Deployment>("deployments");
@@ -91,11 +97,11 @@ export class DeploymentStore {
   put(deployment: Deployment, meta: DeploymentMeta, revisions: readonly RevisionEntry[] = []): void {
     for (const entry of revisions) this.revisions.set(entry.revision.id, entry);
     this.meta.set(deployment.id, meta);
-    this.deployments.set(deployment.id, deployment);
+    this.write(deployment);
   }
 
   update(deployment: Deployment): void {
-    this.deployments.set(deployment.id, deployment);
+    this.write(deployment);
   }
 
   setMeta(id: string, meta: DeploymentMeta): void {
@@ -109,29 +115,179 @@ export class DeploymentStore {
   remove(id: string): void {
     for (const revisionId of this.metaOf(id).revision_ids) this.revisions.delete(revisionId);
     this.meta.delete(id);
-    this.deployments.delete(id);
+    const old = this.deployments.get(id);
+    const inStep = this.indexVersion === this.deployments.version;
+    if (!this.deployments.delete(id) || !old) return;
+    if (!inStep) return;
+    const tenant = this.index.get(old.tenant_id);
+    const at = tenant ? positionOf(tenant.oldestFirst, old) : -1;
+    if (!tenant || at < 0) return;
+    tenant.oldestFirst.splice(at, 1);
+    tenant.nameText = undefined;
+    if (tenant.names.get(old.name) === id) tenant.names.delete(old.name);
+    this.indexVersion = this.deployments.version;
   }
 
   nameTaken(tenantId: string, name: string): boolean {
-    return this.sortedFor(tenantId).some((d) => d.name === name);
+    return this.indexed(tenantId).names.has(name);
   }
 
   /**
-   * A tenant's deployments, newest first (`created_at` desc, then `id` asc). Built once per tenant
-   * and collection version, so list requests between writes share it.
+   * The first position ≥ `from` (newest-first, as sortedFor) whose name contains `needle`, or the
+   * length when none does. One indexOf over every name of the tenant joined in list order, built once
+   * per write: a name filter that matches nothing costs one string search, not a test per record.
    */
-  sortedFor(tenantId: string): readonly Deployment[] {
-    if (this.sortedVersion !== this.deployments.version) {
-      this.sorted.clear();
-      this.sortedVersion = this.deployments.version;
+  nextNameMatch(tenantId: string, needle: string, from: number): number {
+    const tenant = this.indexed(tenantId);
+    const count = tenant.oldestFirst.length;
+    if (from >= count || needle.includes("\n")) return count;
+    if (!tenant.nameText) {
+      const names = tenant.view.slice(0, count).map((d) => d.name);
+      const starts = new Int32Array(count);
+      let at = 0;
+      names.forEach((name, i) => {
+        starts[i] = at;
+        at += name.length + 1;
+      });
+      tenant.nameText = { text: names.join("\n"), starts };
     }
-    let list = this.sorted.get(tenantId);
-    if (!list) {
-      list = this.deployments.filter((d) => d.tenant_id === tenantId).sort(newestFirst);
-      this.sorted.set(tenantId, list);
+    const { text, starts } = tenant.nameText;
+    const pos = text.indexOf(needle, starts[from]);
+    if (pos < 0) return count;
+    let lo = from;
+    let hi = count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((starts[mid] as number) <= pos) lo = mid;
+      else hi = mid - 1;
     }
-    return list;
+    return lo;
   }
+
+  /** A tenant's deployments, newest first (`created_at` desc, then `id` asc), without a copy. */
+  sortedFor(tenantId: string): NewestFirst<Deployment> {
+    return this.indexed(tenantId).view;
+  }
+
+  /**
+   * Stores a deployment and follows it in the index: a replacement keeps its place (created_at and id
+   * never change), a new deployment is inserted where its order puts it (binary search). Writes while
+   * the index is already out of step (a bulk load before any read) only touch the collection: the
+   * index is built once, on the next read, instead of once per record.
+   */
+  private write(deployment: Deployment): void {
+    const inStep = this.indexVersion === this.deployments.version;
+    const old = this.deployments.get(deployment.id);
+    this.deployments.set(deployment.id, deployment);
+    if (!inStep) return;
+    const tenant = this.index.get(deployment.tenant_id) ?? (old ? undefined : this.emptyTenant(deployment.tenant_id));
+    if (!tenant) return;
+    const list = tenant.oldestFirst;
+    tenant.nameText = undefined;
+    if (old) {
+      const at = old.tenant_id === deployment.tenant_id && old.created_at === deployment.created_at ? positionOf(list, old) : -1;
+      if (at < 0) return;
+      list[at] = deployment;
+      if (old.name !== deployment.name) {
+        if (tenant.names.get(old.name) === deployment.id) tenant.names.delete(old.name);
+        tenant.names.set(deployment.name, deployment.id);
+      }
+    } else {
+      // Usually the end (the newest); with a fixed clock, among equals by id. A splice is a memmove
+      // of pointers — microseconds even at 100,000 — where a re-sort was milliseconds.
+      list.splice(insertionPoint(list, deployment), 0, deployment);
+      tenant.names.set(deployment.name, deployment.id);
+    }
+    this.indexVersion = this.deployments.version;
+  }
+
+  private emptyTenant(tenantId: string): TenantIndex {
+    const tenant = tenantIndex([]);
+    this.index.set(tenantId, tenant);
+    return tenant;
+  }
+
+  private indexed(tenantId: string): TenantIndex {
+    if (this.indexVersion !== this.deployments.version) {
+      const byTenant = new Map<string, Deployment[]>();
+      for (const d of this.deployments.values()) {
+        const list = byTenant.get(d.tenant_id);
+        if (list) list.push(d);
+        else byTenant.set(d.tenant_id, [d]);
+      }
+      this.index = new Map([...byTenant].map(([tenant, list]) => [tenant, tenantIndex(list.sort(oldestFirst))]));
+      this.indexVersion = this.deployments.version;
+    }
+    return this.index.get(tenantId) ?? this.emptyTenant(tenantId);
+  }
+}
+
+interface TenantIndex {
+  /** Oldest first, so the usual write (a new deployment, newest of all) is an append. */
+  oldestFirst: Deployment[];
+  view: NewestFirst<Deployment>;
+  /** name → id */
+  names: Map<string, string>;
+  /** Names in list order joined by newlines, and where each starts (nextNameMatch); built on demand. */
+  nameText?: { text: string; starts: Int32Array };
+}
+
+function tenantIndex(oldest: Deployment[]): TenantIndex {
+  return { oldestFirst: oldest, view: new NewestFirst(oldest), names: new Map(oldest.map((d) => [d.name, d.id])) };
+}
+
+/** A read-only newest-first view of an oldest-first array (shares it; no copy). */
+export class NewestFirst<T> {
+  constructor(private readonly oldest: readonly T[]) {}
+
+  get length(): number {
+    return this.oldest.length;
+  }
+
+  at(i: number): T | undefined {
+    return i >= 0 && i < this.oldest.length ? this.oldest[this.oldest.length - 1 - i] : undefined;
+  }
+
+  slice(start: number, end: number): T[] {
+    const out: T[] = [];
+    for (let i = Math.max(0, start); i < Math.min(end, this.oldest.length); i++) out.push(this.oldest[this.oldest.length - 1 - i] as T);
+    return out;
+  }
+
+  *[Symbol.iterator](): Iterator<T> {
+    for (let i = this.oldest.length - 1; i >= 0; i--) yield this.oldest[i] as T;
+  }
+}
+
+/** Where `d` (same created_at and id) sits in an oldest-first list: binary search, -1 if absent. */
+function positionOf(list: readonly Deployment[], d: Deployment): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = oldestFirst(list[mid] as Deployment, d);
+    if (c === 0) return (list[mid] as Deployment).id === d.id ? mid : -1;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** The index before which `d` goes in an oldest-first list (after every record that sorts before it). */
+function insertionPoint(list: readonly Deployment[], d: Deployment): number {
+  let lo = 0;
+  let hi = list.length;
+  if (hi > 0 && oldestFirst(list[hi - 1] as Deployment, d) <= 0) return hi;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (oldestFirst(list[mid] as Deployment, d) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function oldestFirst(a: Deployment, b: Deployment): number {
+  return newestFirst(b, a);
 }
 
 /** `created_at` descending, then `id` ascending. Wire timestamps share one format, so text order is time order. */

@@ -1,12 +1,15 @@
 /**
  * A keyed collection of records. Records are never changed in place: an update stores a new object
- * (copy-on-write), so a snapshot is a shallow copy of the map and restoring one is as cheap — that is
- * what makes `reset()` take microseconds instead of re-reading fixtures. Treat records you read as
- * read-only; build a new one and `set()` it to change anything.
+ * (copy-on-write), so a snapshot is the map itself, shared until the first write after it copies the
+ * map — that is what makes `reset()` take microseconds instead of re-reading fixtures, and keeps a
+ * large generated set from being held twice. Treat records you read as read-only; build a new one
+ * and `set()` it to change anything.
  */
 export class Collection<T> {
   private items = new Map<string, T>();
   private saved = new Map<string, T>();
+  /** `items` is also the snapshot: copy it before changing it. */
+  private shared = false;
   /** Incremented on every write; derived views (sorted lists, indexes) cache against it. */
   version = 0;
   /**
@@ -31,15 +34,16 @@ export class Collection<T> {
 
   set(id: string, record: T): T {
     const previous = this.onWrite && this.items.get(id);
-    this.items.set(id, record);
+    this.own().set(id, record);
     this.version++;
     this.onWrite?.(id, record, previous);
     return record;
   }
 
   delete(id: string): boolean {
+    if (!this.items.has(id)) return false;
     const previous = this.onWrite && this.items.get(id);
-    const deleted = this.items.delete(id);
+    const deleted = this.own().delete(id);
     if (deleted) {
       this.version++;
       this.onWrite?.(id, undefined, previous);
@@ -48,7 +52,8 @@ export class Collection<T> {
   }
 
   clear(): void {
-    this.items.clear();
+    this.items = new Map();
+    this.shared = false;
     this.version++;
     this.onWrite?.(undefined, undefined, undefined);
   }
@@ -70,12 +75,23 @@ export class Collection<T> {
   }
 
   snapshot(): void {
-    this.saved = new Map(this.items);
+    this.saved = this.items;
+    this.shared = true;
   }
 
   restore(): void {
-    this.items = new Map(this.saved);
+    this.items = this.saved;
+    this.shared = true;
     this.version++;
     this.onWrite?.(undefined, undefined, undefined);
+  }
+
+  /** The map, safe to write: the first write after a snapshot or restore copies it. */
+  private own(): Map<string, T> {
+    if (this.shared) {
+      this.items = new Map(this.items);
+      this.shared = false;
+    }
+    return this.items;
   }
 }

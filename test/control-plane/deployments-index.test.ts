@@ -1,0 +1,71 @@
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import request from "supertest";
+import type { Express } from "express";
+import { createApp, mockOf } from "../../src/index.js";
+
+/**
+ * The per-tenant index (names for uniqueness, newest-first order for lists) is kept up to date by
+ * each write instead of being rebuilt; these check it agrees with the records after every kind of
+ * write, and after reset() puts an older state back.
+ */
+const body = (name: string) => ({ name, source: "internal_source", source_config: { deployment_type: "prod" }, source_revision_config: { langgraph_config_path: "langgraph.json" }, secrets: [] });
+
+interface Listed { id: string; name: string; created_at: string }
+
+async function all(app: Express): Promise<Listed[]> {
+  return (await request(app).get("/v2/deployments?limit=100").expect(200)).body.resources as Listed[];
+}
+
+/** created_at descending, then id ascending (the list order). */
+function sorted(list: Listed[]): Listed[] {
+  return [...list].sort((a, b) => (a.created_at !== b.created_at ? (a.created_at < b.created_at ? 1 : -1) : a.id < b.id ? -1 : 1));
+}
+
+describe("deployment index: names and list order follow every write", () => {
+  let app: Express;
+  beforeAll(() => {
+    app = createApp({ seed: 7, fixtures: [{ generate: { deployments: { count: 30 } } }] });
+  });
+  beforeEach(() => mockOf(app).reset());
+
+  it("creates after a list land in order, and their names are taken at once", async () => {
+    const before = await all(app);
+    const created: string[] = [];
+    for (let i = 0; i < 12; i++) created.push((await request(app).post("/v2/deployments").send(body(`indexed-${i}`)).expect(201)).body.id);
+    const after = await all(app);
+    expect(after).toHaveLength(before.length + 12);
+    expect(after.map((d) => d.id)).toEqual(sorted(after).map((d) => d.id));
+    expect(new Set(after.map((d) => d.id))).toEqual(new Set([...before.map((d) => d.id), ...created]));
+    await request(app).post("/v2/deployments").send(body("indexed-3")).expect(409);
+    // The name filter searches the index's name text, which must follow the creates too.
+    const named = (await request(app).get("/v2/deployments?name_contains=indexed-1&limit=100").expect(200)).body.resources as Listed[];
+    expect(named.map((d) => d.name).sort()).toEqual(["indexed-1", "indexed-10", "indexed-11"]);
+  });
+
+  it("a PATCH keeps the deployment in its place with its new content", async () => {
+    const [, second] = await all(app);
+    await request(app).patch(`/v2/deployments/${second!.id}`).send({ secrets: [{ name: "PATCHED", value: "1" }] }).expect(200);
+    const after = (await request(app).get("/v2/deployments?limit=100").expect(200)).body.resources as { id: string; secrets: { name: string }[] }[];
+    expect(after[1]!.id).toBe(second!.id);
+    expect(after[1]!.secrets).toEqual([{ name: "PATCHED", value: "1" }]);
+    expect(after.map((d) => d.id)).toEqual(sorted(after as unknown as Listed[]).map((d) => d.id));
+  });
+
+  it("a deleted deployment leaves the list and frees its name", async () => {
+    const created = (await request(app).post("/v2/deployments").send(body("short-lived")).expect(201)).body as Listed;
+    await request(app).delete(`/v2/deployments/${created.id}`).expect(204);
+    expect((await all(app)).map((d) => d.id)).not.toContain(created.id);
+    expect((await request(app).get("/v2/deployments?name_contains=short-lived").expect(200)).body.resources).toEqual([]);
+    await request(app).post("/v2/deployments").send(body("short-lived")).expect(201);
+  });
+
+  it("reset() brings back the list and the names of the start", async () => {
+    const start = await all(app);
+    await request(app).post("/v2/deployments").send(body("after-start")).expect(201);
+    await request(app).delete(`/v2/deployments/${start[0]!.id}`).expect(204);
+    mockOf(app).reset();
+    expect((await all(app)).map((d) => [d.id, d.name])).toEqual(start.map((d) => [d.id, d.name]));
+    await request(app).post("/v2/deployments").send(body("after-start")).expect(201);
+    await request(app).post("/v2/deployments").send(body(start[0]!.name)).expect(409);
+  });
+});
