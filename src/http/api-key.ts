@@ -22,8 +22,3 @@ export function sameSecret(sent: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Express middleware form of `apiKeyCheck`, for routers not yet declared through the registrar. */
-export function requireApiKey(key: string | undefined, reject: (missing: boolean) => HttpError): import("express").RequestHandler {
-  const check = apiKeyCheck(key, reject);
-  return (req, _res, next) => next(!check || req.method === "OPTIONS" ? undefined : check(req.headers));
-}

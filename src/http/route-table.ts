@@ -1,7 +1,3 @@
-import type { RequestHandler, Router } from "express";
-
-type Method = "get" | "post" | "put" | "patch" | "delete";
-
 /**
  * Every route the mock serves, by method and path pattern. Express answers an unmatched request the
  * same way whatever the reason; the table lets the fallback tell "no such path" (404) from "path
@@ -26,15 +22,6 @@ export class RouteTable {
     return [...methods];
   }
 
-  /** Registers handlers on an express router and records the route. `prefix` is where the router is mounted. */
-  on(router: Router, prefix = "") {
-    const add = (method: Method) => (path: string, ...handlers: RequestHandler[]) => {
-      this.add(method, prefix + path);
-      if (method === "get") this.add("head", prefix + path);
-      router[method](path, ...handlers);
-    };
-    return { get: add("get"), post: add("post"), put: add("put"), patch: add("patch"), delete: add("delete") };
-  }
 }
 
 function patternFor(path: string): RegExp {

@@ -1,10 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../src/http/http-error.js";
-import { validateBody, validateQuery } from "../../src/http/validate.js";
+import { readPart } from "../../src/http/request-input.js";
+import { fastApiInvalid } from "../../src/http/pydantic-issues.js";
 import request from "supertest";
 import { createApp } from "../../src/index.js";
 
 const LIST_QUERY = "control-plane/deployment.json#/$defs/DeploymentListQuery";
+
+/** What the registrar does with one part of a request, answered in the control plane's FastAPI style. */
+function validateQuery<T = Record<string, unknown>>(ref: string, query: Record<string, unknown>): T {
+  const { value, problem } = readPart("query", ref, query);
+  if (problem) throw fastApiInvalid([problem]);
+  return value as T;
+}
+
+function validateBody<T = unknown>(ref: string, body: unknown): T {
+  if (body === undefined) throw fastApiInvalid([{ part: "body", schema: ref, data: undefined, errors: [], missing: true }]);
+  const { value, problem } = readPart("body", ref, body);
+  if (problem) throw fastApiInvalid([problem]);
+  return value as T;
+}
 
 function issues(fn: () => unknown): unknown {
   try {
