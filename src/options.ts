@@ -36,7 +36,11 @@ export interface MockOptions {
   heartbeatMs?: number;
   /** Largest accepted request body (default "1mb"). */
   bodyLimit?: string;
-  journal?: { maxEntries?: number; maxBodyBytes?: number };
+  /**
+   * The request journal: entries kept (default 1000), body bytes kept per entry (default 65536), and
+   * `showSecrets` to keep X-Api-Key, Authorization, Cookie and `client_secret` in clear (default: redacted).
+   */
+  journal?: { maxEntries?: number; maxBodyBytes?: number; showSecrets?: boolean };
   /**
    * The mock's public origin, used in URLs it hands out (deployment `custom_url`, feedback URLs).
    * `startMockServer` sets it to the bound address; with `createApp` alone it defaults to the

@@ -1,3 +1,4 @@
+import { MAX_INSTANT } from "../core/clock.js";
 import type { Request } from "express";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
@@ -142,6 +143,10 @@ export class RunService {
   create(req: Request, route: RunRoute): { run: RunRecord; execution: Execution } {
     const ctx = this.ctx;
     const body = readBody<RunCreateBody>(RUN_CREATE, req.body);
+    // A start the clock can never reach would leave the run waiting (or spinning) forever.
+    if (body.after_seconds !== undefined && ctx.clock.now() + body.after_seconds * 1000 > MAX_INSTANT) {
+      throw agentErrors.invalidBody(`after_seconds ${body.after_seconds} starts the run after ${new Date(MAX_INSTANT).toISOString()}, the last instant the clock can hold`);
+    }
     const assistant = resolveAssistant(body.assistant_id, this.scenarios.graphs());
     const threads = threadCollection(ctx);
     let thread: ThreadRecord;
