@@ -35,4 +35,9 @@ export const adminErrors = {
   },
   /** What the control surface refused, with its status and words. */
   fromControl: (err: unknown): unknown => (err instanceof ControlError ? new HttpError(err.status, { detail: err.detail }) : err),
+  /** Another web page's request (DESIGN §11); `corsOrigins` allows an origin. */
+  forbiddenOrigin: (origin: string) => detailError(403, `Requests from origin ${origin} may not use the admin API; allow it with --cors-origin ${origin}`),
+  /** A state change whose body a plain web form could have sent. */
+  unsupportedType: (contentType: string, accepted: string) =>
+    detailError(415, `Content-Type must be ${accepted} for admin requests that change state; got ${JSON.stringify(contentType || "(none)")}`),
 };

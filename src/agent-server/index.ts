@@ -50,7 +50,7 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
 
   const routes = (prefix: string): Router => {
     const router = Router({ mergeParams: true });
-    router.use(PATHS, cors());
+    router.use(PATHS, cors({ origins: ctx.options.corsOrigins }));
     router.use(AUTHENTICATED, requireApiKey(ctx.options.apiKey, (missing) => (missing ? agentErrors.missingAuth() : agentErrors.invalidToken())));
     router.use(PATHS, jsonBody(ctx.options.bodyLimit));
     router.use(PATHS, onBodyProblem(agentErrors.badBody));

@@ -21,6 +21,13 @@ type ServeArgs = {
   "lifecycle-step": string;
   "heartbeat-ms": number;
   "body-limit": string;
+  "allowed-host"?: string[];
+  "cors-origin"?: string[];
+  "allow-outbound-host"?: string[];
+  "show-secrets": boolean;
+  "headers-timeout-ms": number;
+  "request-timeout-ms": number;
+  "stream-stall-ms": number;
 };
 
 /** `agent-platform-mock [serve]`: start the mock and print `Listening on http://HOST:PORT`. */
@@ -38,6 +45,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     if (!SIZE.test(argv["body-limit"])) throw new Error(`--body-limit must be a size such as 512kb, 1mb or a number of bytes; got ${JSON.stringify(argv["body-limit"])}`);
     if (parseDuration(argv["lifecycle-step"]) === undefined) throw new Error(`--lifecycle-step must be a duration such as 500ms, 30s or 2m; got ${JSON.stringify(argv["lifecycle-step"])}`);
     if (argv.seed === "") throw new Error("--seed needs a value");
+    for (const name of ["headers-timeout-ms", "request-timeout-ms", "stream-stall-ms"] as const) {
+      const ms = argv[name];
+      if (!Number.isInteger(ms) || ms <= 0) throw new Error(`--${name} must be a whole number of milliseconds > 0; got ${ms}`);
+    }
     return true;
   }) as unknown as Argv<ServeArgs>,
   handler: async (argv: ArgumentsCamelCase<ServeArgs>) => {
@@ -55,6 +66,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         lifecycleStep: argv["lifecycle-step"],
         heartbeatMs: argv["heartbeat-ms"],
         bodyLimit: argv["body-limit"],
+        allowedHosts: argv["allowed-host"],
+        corsOrigins: argv["cors-origin"],
+        allowOutbound: argv["allow-outbound-host"],
+        journal: { showSecrets: argv["show-secrets"] },
+        headersTimeoutMs: argv["headers-timeout-ms"],
+        requestTimeoutMs: argv["request-timeout-ms"],
+        streamStallMs: argv["stream-stall-ms"],
       });
       process.stdout.write(`Listening on ${mock.url}\n`);
       if (mock.tracingUrl !== mock.url) process.stdout.write(`Tracing service on ${mock.tracingUrl}\n`);

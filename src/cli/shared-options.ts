@@ -14,4 +14,11 @@ export const serveOptions = {
   "lifecycle-step": { type: "string", default: "30s", describe: "Duration of one lifecycle step in timed mode" },
   "heartbeat-ms": { type: "number", default: 5000, describe: "Interval of : heartbeat comments on idle streams (mock time)" },
   "body-limit": { type: "string", default: "1mb", describe: "Largest accepted request body" },
+  "allowed-host": { type: "array", string: true, describe: "Also accept this Host header (besides loopback names and the bound address); repeatable; * accepts any (see docs/security.md)" },
+  "cors-origin": { type: "array", string: true, describe: "Browser origin allowed cross-origin, admin API included (default: * on the agent server and token URLs, none on /_mock); repeatable" },
+  "allow-outbound-host": { type: "array", string: true, describe: "Host MCP discovery may fetch besides loopback and the mock itself; repeatable; * allows any" },
+  "show-secrets": { type: "boolean", default: false, describe: "Keep X-Api-Key, Authorization, Cookie and client_secret in clear in /_mock/requests" },
+  "headers-timeout-ms": { type: "number", default: 10000, describe: "Wall-clock ms a client has to send its request headers" },
+  "request-timeout-ms": { type: "number", default: 30000, describe: "Wall-clock ms a client has to send its whole request (responses and streams are not limited)" },
+  "stream-stall-ms": { type: "number", default: 30000, describe: "Wall-clock ms a stream may stay unread before it is dropped like a disconnect" },
 } satisfies Record<string, Options>;

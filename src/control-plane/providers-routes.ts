@@ -97,7 +97,7 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
             clientName: body.name,
             redirectUri: `${scope.baseUrl}/v2/auth/callback/${encodeURIComponent(wellFormed(body.provider_id))}`,
           },
-          discoveryFetch(scope, mcpServers),
+          discoveryFetch(scope, mcpServers, ctx.options.allowOutbound),
         );
         // Another request may have taken the slug while discovery was waiting on the network.
         refuseDuplicate(body.provider_id);
