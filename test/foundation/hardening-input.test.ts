@@ -9,6 +9,8 @@ import { createApp, mockOf } from "../../src/index.js";
 import { LoadError } from "../../src/core/load-error.js";
 import { MAX_DEPTH } from "../../src/core/shape-limits.js";
 import { issueFeedbackToken } from "../../src/tracing/feedback-tokens.js";
+import { recordTokenFeedback } from "../../src/tracing/feedback-records.js";
+import { HttpError } from "../../src/http/http-error.js";
 
 /** JSON text nested `depth` levels deep: `{"a":{"a":…}}`. */
 const deepObject = (depth: number, leaf = "1") => '{"a":'.repeat(depth) + leaf + "}".repeat(depth);
@@ -62,6 +64,14 @@ describe("hostile input", () => {
     expect(mockOf(app).feedback()).toEqual([]);
     await request(app).post(path).set("Content-Type", "text/plain").send('{"score": 1}').expect(200);
     expect((await request(app).get("/_mock/feedback").expect(200)).body.count).toBe(1);
+  });
+
+  it("a record that could not be answered or listed is not stored, whatever path it came by", () => {
+    const ctx = mockOf(app).context;
+    const token = issueFeedbackToken(ctx, undefined, { run_id: RUN_ID, feedback_key: "k", thread_id: THREAD_ID, assistant_id: "agent", scenario: "base" });
+    const metadata = JSON.parse(deepObject(2000)) as Record<string, unknown>;
+    expect(() => recordTokenFeedback(ctx, token, { score: 1, metadata }, "POST")).toThrow(HttpError);
+    expect(mockOf(app).feedback()).toEqual([]);
   });
 
   it("deep scenario uploads are a 422, JSON and YAML alike", async () => {
