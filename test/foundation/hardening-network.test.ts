@@ -130,6 +130,32 @@ describe("streams honour backpressure", () => {
   });
 });
 
+describe("a stream client that never reads (real socket)", () => {
+  it("is dropped after streamStallMs and its run is cancelled, not left running", async () => {
+    const blob = "x".repeat(256 * 1024);
+    const events = [...Array.from({ length: 40 }, (_, i) => ({ event: "values", data: { i, blob } })), { event: "values", data: { last: true }, delay_ms: 60_000 }];
+    const mock = await startMockServer({ seed: 2, fixtures: false, clock: { autoAdvance: false }, streamStallMs: 50, scenarios: [{ name: "big", events }] });
+    try {
+      const body = JSON.stringify({ assistant_id: "agent", on_disconnect: "cancel" });
+      const socket = connect(mock.port, "127.0.0.1");
+      socket.on("error", () => {});
+      socket.write(`POST /runs/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      socket.pause();
+      const runs = mock.control.context.store.collection<{ run_id: string; status: string }>("runs");
+      for (let i = 0; i < 10_000 && runs.size === 0; i++) await new Promise((r) => setImmediate(r));
+      const [run] = [...runs.values()];
+      // The run service is internal; its execution's `done` settles when the run's work stops.
+      const execution = (mock.control as unknown as { agent: { runs: { execution(id: string): { done: Promise<{ kind: string }> } | undefined } } }).agent.runs.execution(run!.run_id);
+      const outcome = await execution!.done;
+      expect(outcome.kind).toBe("cancelled");
+      expect(runs.get(run!.run_id)?.status).toBe("interrupted");
+      socket.destroy();
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
 describe("outbound fetches (MCP discovery)", () => {
   let app: Express;
   let remote: Server;
