@@ -125,7 +125,7 @@ describe("agent-platform-mock (serve)", () => {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ provider_id: "p", name: "p", mcp_server_url: "http://169.254.169.254/mcp" }),
     });
-    expect((await discover.json()).detail).toMatch(/not allowed for outbound requests/);
+    expect(((await discover.json()) as { detail: string }).detail).toMatch(/not allowed for outbound requests/);
   });
 
   it("exits 2 on a bad fixture, naming file, pointer and reason", () => {

@@ -68,7 +68,7 @@ describe("hostile input", () => {
 
   it("a record that could not be answered or listed is not stored, whatever path it came by", () => {
     const ctx = mockOf(app).context;
-    const token = issueFeedbackToken(ctx, undefined, { run_id: RUN_ID, feedback_key: "k", thread_id: THREAD_ID, assistant_id: "agent", scenario: "base" });
+    const token = issueFeedbackToken(ctx, ctx.tracingUrl(), { run_id: RUN_ID, feedback_key: "k", thread_id: THREAD_ID, assistant_id: "agent", scenario: "base" });
     const metadata = JSON.parse(deepObject(2000)) as Record<string, unknown>;
     expect(() => recordTokenFeedback(ctx, token, { score: 1, metadata }, "POST")).toThrow(HttpError);
     expect(mockOf(app).feedback()).toEqual([]);
