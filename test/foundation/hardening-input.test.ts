@@ -92,7 +92,10 @@ describe("hostile input", () => {
   it("the journal survives an array query and redacts credentials by default", async () => {
     await request(app).post("/v2/auth/providers").set("X-Api-Key", "sk-secret").set("Authorization", "Bearer tok").set("Cookie", "s=1").send({ provider_id: "p", client_secret: "shh" });
     await request(app).get("/threads/search");
-    const both = await request(app).get("/_mock/requests?method=GET&method=POST").expect(200);
+    // A repeated filter is read as one value (the admin API's query rules), never a 500.
+    const repeated = await request(app).get("/_mock/requests?method=GET&method=POST");
+    expect(repeated.status).toBe(200);
+    const both = await request(app).get("/_mock/requests").expect(200);
     expect(both.body.items.map((e: { method: string }) => e.method)).toEqual(["POST", "GET"]);
     const [entry] = both.body.items;
     expect(entry.headers["x-api-key"]).toBe("[redacted]");
