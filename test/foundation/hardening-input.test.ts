@@ -30,11 +30,13 @@ describe("hostile input", () => {
   });
   beforeEach(() => mockOf(app).reset());
 
-  it("deep JSON on the fixture MCP server routes is a 422, and the journal still lists it", async () => {
+  it("deep JSON on the fixture MCP server routes is refused in their OAuth shape, and the journal still lists it", async () => {
     for (const route of ["register", "token", "mcp"]) {
       const res = await request(app).post(`/_fixtures/mcp/github-tools/${route}`).set("Content-Type", "application/json").send(deepObject(8000));
-      expect(res.status, route).toBe(422);
-      expect(res.body).toEqual({ detail: `JSON nested deeper than ${MAX_DEPTH} levels` });
+      // RFC 6749's answer to a request it cannot read: 400 invalid_request.
+      expect(res.status, route).toBe(400);
+      expect(res.body.error).toBe("invalid_request");
+      expect(res.body.error_description).toContain(`JSON nested deeper than ${MAX_DEPTH} levels`);
     }
     const journal = await request(app).get("/_mock/requests").expect(200);
     expect(journal.body.count).toBe(3);
