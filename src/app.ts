@@ -16,6 +16,8 @@ import { MockControl } from "./mock-control.js";
 import { InspectorData } from "./inspector-data.js";
 import { inspectorLink, inspectorRoutes } from "./admin/inspector-routes.js";
 import { requestLog } from "./http/request-log.js";
+import { adminGuard } from "./http/admin-guard.js";
+import { adminErrors } from "./admin/errors.js";
 
 /**
  * Builds the mock as an express app without listening (for supertest, or to mount in your own server).
@@ -38,6 +40,8 @@ export function createApp(options: MockOptions = {}): Express {
   app.use(requestLog(ctx, options.onRequest));
   app.use(inspectorLink());
   app.use(ctx.journal.middleware());
+  // Before every /_mock route: no other web page may drive the admin API (docs/security.md).
+  app.use("/_mock", adminGuard({ origins: options.corsOrigins, publicUrl: options.publicUrl, errors: adminErrors }));
   const registrar = new Registrar(ctx);
   const agent = agentServer(ctx, options.scenarios ?? []);
   const control = new MockControl(ctx, agent, fixtures.documents.map((d) => d.file));

@@ -35,9 +35,30 @@ export interface MockOptions {
   };
   /** Interval of `: heartbeat` comments on idle streams (default 5000 ms of mock time). */
   heartbeatMs?: number;
+  /**
+   * Wall-clock ms a run stream may stay unread (the client's socket buffer full) before it is dropped
+   * like a disconnect (default 30000). Heartbeats are not written while a client is behind.
+   */
+  streamStallMs?: number;
+  /**
+   * Browser origins allowed to call the mock cross-origin, e.g. `["http://localhost:5173"]`. Unset: the
+   * agent server and the token URLs answer any origin with `Access-Control-Allow-Origin: *` (no
+   * credentials) and the admin API (`/_mock`) answers no other origin. Set: those routes answer
+   * exactly these origins (with credentials), the admin API included; `"*"` allows every origin.
+   */
+  corsOrigins?: readonly string[];
+  /**
+   * Hosts MCP discovery may fetch besides loopback and the mock's own origins (the fixture MCP
+   * servers), e.g. `["mcp.example.com"]`; `"*"` allows any. Redirects are followed only within them.
+   */
+  allowOutbound?: readonly string[];
   /** Largest accepted request body (default "1mb"). */
   bodyLimit?: string;
-  journal?: { maxEntries?: number; maxBodyBytes?: number };
+  /**
+   * The request journal: entries kept (default 1000), body bytes kept per entry (default 65536), and
+   * `showSecrets` to keep X-Api-Key, Authorization, Cookie and `client_secret` in clear (default: redacted).
+   */
+  journal?: { maxEntries?: number; maxBodyBytes?: number; showSecrets?: boolean };
   /**
    * The mock's public origin, used in URLs it hands out (deployment `custom_url`, feedback URLs).
    * `startMockServer` sets it to the bound address; with `createApp` alone it defaults to the

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp, mockOf } from "./app.js";
 import { RequestGate } from "./http/request-gate.js";
+import { HostCheck } from "./http/host-check.js";
 import type { MockOptions } from "./options.js";
 import type { MockControl } from "./mock-control.js";
 import { inspectorUrl } from "./admin/inspector-routes.js";
@@ -13,7 +14,20 @@ export interface ServerOptions extends MockOptions {
   host?: string;
   /** Also serve on this port, as a separate origin for the tracing service (0 picks a free one). */
   tracingPort?: number;
+  /**
+   * Host names (or `host:port`, `http://host…`) accepted in the Host header besides loopback names,
+   * the bound address and the public URLs' hosts; `"*"` accepts any. Others get 403 (DNS rebinding).
+   */
+  allowedHosts?: readonly string[];
+  /** Wall-clock ms a client has to send the request headers (default 10000). */
+  headersTimeoutMs?: number;
+  /** Wall-clock ms a client has to send the whole request, body included (default 30000; streams answering it are not limited). */
+  requestTimeoutMs?: number;
 }
+
+/** Defaults of the slow-client limits (docs/security.md). */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface MockServer {
   /** Origin of the control plane and agent server, e.g. "http://127.0.0.1:53121". */
@@ -56,8 +70,11 @@ export interface MockServer {
 export async function startMockServer(options: ServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? "127.0.0.1";
   const gate = new RequestGate();
-  const main = await listen(options.port ?? 0, host, gate.handle);
-  const tracing = options.tracingPort !== undefined ? await listen(options.tracingPort, host, gate.handle).catch(async (err) => {
+  const limits = { headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS };
+  const hosts = new HostCheck([host, ...(options.publicUrl ? [options.publicUrl] : []), ...(options.tracingUrl ? [options.tracingUrl] : []), ...(options.allowedHosts ?? [])]);
+  const handle: RequestGate["handle"] = (req, res) => (hosts.allows(req.headers.host) ? gate.handle(req, res) : hosts.refuse(req, res));
+  const main = await listen(options.port ?? 0, host, handle, limits);
+  const tracing = options.tracingPort !== undefined ? await listen(options.tracingPort, host, handle, limits).catch(async (err) => {
     gate.refuse();
     await closeServer(main);
     throw err;
@@ -121,9 +138,17 @@ export class ListenError extends Error {
   }
 }
 
-function listen(port: number, host: string, handler: RequestGate["handle"]): Promise<Server> {
+/**
+ * Slow clients: headersTimeout bounds the wait for the request headers and requestTimeout the wait
+ * for the whole request (a client sending one byte a second holds a socket until then). Neither
+ * limits a response, so long streams and waits are unaffected. Node checks them every
+ * connectionsCheckingInterval, which is kept well under the limits.
+ */
+function listen(port: number, host: string, handler: RequestGate["handle"], limits: { headersTimeout: number; requestTimeout: number }): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer({ requestTimeout: 0 }, handler);
+    const headersTimeout = limits.requestTimeout > 0 ? Math.min(limits.headersTimeout, limits.requestTimeout) : limits.headersTimeout;
+    const connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeout, limits.requestTimeout || headersTimeout) / 4)));
+    const server = createServer({ headersTimeout, requestTimeout: limits.requestTimeout, connectionsCheckingInterval }, handler);
     // Streams stay open for a while; keep idle sockets from piling up between test requests.
     server.keepAliveTimeout = 5_000;
     server.once("error", (err: NodeJS.ErrnoException) => {

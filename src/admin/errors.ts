@@ -11,7 +11,11 @@ import { ControlError } from "../control-error.js";
 export const adminErrors = {
   unauthorized: () => detailError(401, "Admin token required: send Authorization: Bearer <admin token>"),
   badBody: (problem: BodyProblem) =>
-    problem.kind === "too_large" ? detailError(413, "Request Entity Too Large") : detailError(400, `Request body is not valid JSON: ${problem.message}`),
+    problem.kind === "too_large"
+      ? detailError(413, "Request Entity Too Large")
+      : problem.kind === "too_deep"
+        ? detailError(422, `Request body refused: ${problem.message}`)
+        : detailError(400, `Request body is not valid JSON: ${problem.message}`),
   /**
    * A request that fails its schemas: a path or query value is a 400 sentence naming the parameter and
    * what was sent (an unknown filter names the known ones); a body is FastAPI's 422 list.
@@ -31,4 +35,9 @@ export const adminErrors = {
   },
   /** What the control surface refused, with its status and words. */
   fromControl: (err: unknown): unknown => (err instanceof ControlError ? new HttpError(err.status, { detail: err.detail }) : err),
+  /** Another web page's request (DESIGN §11); `corsOrigins` allows an origin. */
+  forbiddenOrigin: (origin: string) => detailError(403, `Requests from origin ${origin} may not use the admin API; allow it with --cors-origin ${origin}`),
+  /** A state change whose body a plain web form could have sent. */
+  unsupportedType: (contentType: string, accepted: string) =>
+    detailError(415, `Content-Type must be ${accepted} for admin requests that change state; got ${JSON.stringify(contentType || "(none)")}`),
 };

@@ -1,4 +1,4 @@
-import type { MockClock } from "../core/clock.js";
+import { MAX_INSTANT, type MockClock } from "../core/clock.js";
 import { isPlainObject } from "../core/json.js";
 import type { Ending, ScenarioEvent } from "./scenario-types.js";
 
@@ -55,6 +55,9 @@ export interface RunHooks {
   /** Records the outcome (run and thread status) — called before any stream is closed. */
   finish(outcome: Outcome): void;
 }
+
+/** Heartbeats one wait sends at most; past it the wait finishes in one sleep (see wait()). */
+const MAX_BEATS_PER_WAIT = 1000;
 
 const FINISHED: RunHooks = { running: () => {}, feedback: () => ({}), finish: () => {} };
 
@@ -167,15 +170,26 @@ export class Execution {
     for (const listener of this.listeners) listener.frame(frame);
   }
 
-  /** Waits on the mock's clock, with a heartbeat to every listener each heartbeatMs of mock time. */
+  /**
+   * Waits on the mock's clock, with a heartbeat to every listener each heartbeatMs of mock time.
+   * The work is bounded whatever the wait: a deadline past the clock's last instant is a RangeError
+   * (it could never be reached), a clock that jumped over several beats gives one heartbeat, and
+   * after MAX_BEATS_PER_WAIT heartbeats the rest of the wait is one sleep — a virtual-time wait of
+   * years would otherwise step through millions of beats.
+   */
   private async wait(ms: number): Promise<void> {
     const signal = this.abort.signal;
     const deadline = this.clock.now() + ms;
+    if (!(deadline <= MAX_INSTANT)) throw new RangeError(`a wait of ${ms} ms goes past ${new Date(MAX_INSTANT).toISOString()}, the last instant the clock can hold`);
+    let beats = 0;
     while (this.clock.now() < deadline) {
       const beat = this.lastBeat + this.heartbeatMs;
-      if (this.heartbeatMs > 0 && beat <= deadline) {
+      if (this.heartbeatMs > 0 && beat <= deadline && beats < MAX_BEATS_PER_WAIT) {
         await this.clock.sleep(beat - this.clock.now(), signal);
-        this.lastBeat = beat;
+        const now = this.clock.now();
+        // Beats the clock jumped over are coalesced into this one.
+        this.lastBeat = now > beat ? beat + Math.floor((Math.min(now, deadline) - beat) / this.heartbeatMs) * this.heartbeatMs : beat;
+        beats++;
         for (const listener of this.listeners) listener.heartbeat();
       } else {
         await this.clock.sleep(deadline - this.clock.now(), signal);

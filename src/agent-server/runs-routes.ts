@@ -5,7 +5,7 @@ import { agentErrors } from "./errors.js";
 import type { Execution, StreamListener } from "./run-execution.js";
 import { finalValues, runCollection, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
 import { errors, headers, RUN, RUN_PATH, THREAD_PATH } from "./route-schemas.js";
-import { HEARTBEAT, openStream, sseFrame } from "./sse.js";
+import { HEARTBEAT, StreamWriter, openStream, sseFrame } from "./sse.js";
 import { requireThread } from "./threads-routes.js";
 
 type RunPath = { thread_id: string; run_id: string };
@@ -44,7 +44,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
         handler: ({ params, body, scope }, res) => {
           const { run, execution } = runs.create(body, runScope(scope, "stream", threadOf(params)));
           // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
-          streamRun(res, run, execution, { ids: !stateless, location: !stateless, afterId: -1, cancelOnDisconnect: run.on_disconnect === "cancel" });
+          streamRun(res, run, execution, { ids: !stateless, location: !stateless, afterId: -1, cancelOnDisconnect: run.on_disconnect === "cancel", stallMs: ctx.options.streamStallMs });
         },
       }),
       route<{ params: Record<string, string>; body: RunCreateBody }>({
@@ -152,6 +152,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
           afterId: Number.isNaN(lastEventId) ? -1 : lastEventId,
           modes: query.stream_mode && new Set(query.stream_mode),
           cancelOnDisconnect: query.cancel_on_disconnect,
+          stallMs: ctx.options.streamStallMs,
         });
       },
     }),
@@ -181,22 +182,23 @@ interface StreamOptions {
   /** Only these modes (a join's `stream_mode`); metadata, feedback and error always pass. */
   modes?: ReadonlySet<string>;
   cancelOnDisconnect: boolean;
+  /** Wall-clock ms an unread stream is kept (MockOptions.streamStallMs). */
+  stallMs?: number;
 }
 
 /** Writes a run's events as they come; a client that leaves is unsubscribed (and cancels the run if asked). */
 function streamRun(res: Response, run: RunRecord, execution: Execution, options: StreamOptions): void {
   const path = runPath(run);
   openStream(res, options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path });
-  const write = (text: string) => {
-    if (!res.writableEnded && !res.destroyed) res.write(text);
-  };
+  // Backpressure: a client that does not read is not fed, and is dropped after stallMs (sse.ts).
+  const writer = new StreamWriter(res, options.stallMs);
   const listener: StreamListener = {
     frame: (f) => {
-      if (!options.modes || f.mode === null || options.modes.has(f.mode)) write(sseFrame(f.event, f.data, options.ids ? f.id : undefined));
+      if (!options.modes || f.mode === null || options.modes.has(f.mode)) writer.event(sseFrame(f.event, f.data, options.ids ? f.id : undefined));
     },
-    heartbeat: () => write(HEARTBEAT),
+    heartbeat: () => writer.heartbeat(HEARTBEAT),
     // A drop closes the socket after what was written (no final chunk): the client sees a cut body.
-    end: (dropped) => (dropped ? dropConnection(res) : res.end()),
+    end: (dropped) => writer.flushed(() => (dropped ? dropConnection(res) : res.end())),
   };
   let unsubscribe = () => {};
   res.on("close", () => {

@@ -1,3 +1,4 @@
+import { MAX_INSTANT } from "../core/clock.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, isPlainObject, setOwn } from "../core/json.js";
@@ -166,6 +167,10 @@ export class RunService {
    * errors. Each step below may refuse the run; nothing is stored before the last refusal.
    */
   create(body: RunCreateBody, scope: RunScope): { run: RunRecord; execution: Execution } {
+    // A start the clock can never reach would leave the run waiting (or spinning) forever.
+    if (body.after_seconds !== undefined && this.ctx.clock.now() + body.after_seconds * 1000 > MAX_INSTANT) {
+      throw agentErrors.invalidBody(`after_seconds ${body.after_seconds} starts the run after ${new Date(MAX_INSTANT).toISOString()}, the last instant the clock can hold`);
+    }
     const target = this.resolveTarget(body, scope);
     const { scenario, turnIndex } = this.matchScenario(target, body, scope);
     const ahead = this.applyMultitaskStrategy(target.thread, body.multitask_strategy);

@@ -20,3 +20,86 @@ export function openStream(res: Response, headers: Record<string, string>): void
   res.writeHead(200, { ...SSE_HEADERS, ...headers });
   res.flushHeaders();
 }
+
+/** Wall-clock time a stream may stay unread (its socket buffer full) before it is dropped. */
+export const DEFAULT_STREAM_STALL_MS = 30_000;
+
+/** The part of a response a StreamWriter uses (a Writable). */
+export interface StreamSink {
+  write(chunk: string): boolean;
+  once(event: "drain", listener: () => void): unknown;
+  removeListener(event: "drain", listener: () => void): unknown;
+  destroy(): unknown;
+  readonly writableEnded: boolean;
+  readonly destroyed: boolean;
+}
+
+/**
+ * Writes a stream with backpressure. Once write() returns false, nothing more is handed to the
+ * socket until it drains: events wait in order (a run's events are few and kept anyway), heartbeats
+ * are skipped (they only keep an idle connection open, and a client that does not read would
+ * otherwise make them pile up without bound). A client that has not read for `stallMs` of wall time
+ * is dropped: the response is destroyed, which closes the stream like a client disconnect.
+ * Backpressure is real I/O, so this bound is wall time, not the mock's clock.
+ */
+export class StreamWriter {
+  private queue: string[] = [];
+  private waiting = false;
+  private stallTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly sink: StreamSink,
+    private readonly stallMs: number = DEFAULT_STREAM_STALL_MS,
+  ) {}
+
+  /** An event (kept for when the socket drains). */
+  event(text: string): void {
+    if (this.closed()) return;
+    if (this.waiting) this.queue.push(text);
+    else this.send(text);
+  }
+
+  /** A heartbeat comment: written only while the client keeps up. */
+  heartbeat(text: string): void {
+    if (!this.closed() && !this.waiting) this.send(text);
+  }
+
+  /** Whether events are waiting for the socket to drain. */
+  get paused(): boolean {
+    return this.waiting;
+  }
+
+  /** Calls `then` once everything queued has been handed to the socket (at once when nothing is). */
+  flushed(then: () => void): void {
+    if (!this.waiting) return then();
+    this.afterFlush.push(then);
+  }
+
+  private afterFlush: (() => void)[] = [];
+
+  private closed(): boolean {
+    return this.sink.writableEnded || this.sink.destroyed;
+  }
+
+  private send(text: string): void {
+    if (this.sink.write(text)) return;
+    this.waiting = true;
+    this.sink.once("drain", this.onDrain);
+    this.stallTimer = setTimeout(() => this.drop(), this.stallMs);
+    this.stallTimer.unref?.();
+  }
+
+  private readonly onDrain = () => {
+    clearTimeout(this.stallTimer);
+    this.waiting = false;
+    while (this.queue.length && !this.waiting && !this.closed()) this.send(this.queue.shift() as string);
+    if (!this.waiting) for (const then of this.afterFlush.splice(0)) then();
+  };
+
+  private drop(): void {
+    this.sink.removeListener("drain", this.onDrain);
+    this.queue = [];
+    this.afterFlush = [];
+    this.sink.destroy();
+  }
+}

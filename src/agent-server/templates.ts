@@ -153,12 +153,24 @@ function fakerHint(module: string, method: string): string {
   return fn && (fn !== method || mod !== module) ? ` (did you mean faker.${mod}.${fn}?)` : "";
 }
 
+/**
+ * Calls a faker generator. Names every object inherits (`valueOf`, `toString`, `constructor`, …) are
+ * not generators: `faker.string.valueOf` would hand back the module itself, which cannot be written
+ * as JSON. A result that is not plain data is refused for the same reason.
+ */
 function callFaker(faker: Faker, module: string, method: string): unknown {
-  if (module === "constructor" || method === "constructor") throw new Error(`faker.${module}.${method} does not exist`);
+  if (module in Object.prototype || method in Object.prototype) throw new Error(`faker.${module}.${method} does not exist`);
   const mod = (faker as unknown as Record<string, unknown>)[module];
   const fn = mod && typeof mod === "object" ? (mod as Record<string, unknown>)[method] : undefined;
   if (typeof fn !== "function") throw new Error(`faker.${module}.${method} does not exist`);
-  return (fn as () => unknown).call(mod);
+  const value = (fn as () => unknown).call(mod);
+  if (!isFakerData(value)) throw new Error(`faker.${module}.${method} does not return a string, number, boolean, date or list of them`);
+  return value;
+}
+
+function isFakerData(value: unknown): boolean {
+  if (value === null || ["string", "number", "boolean"].includes(typeof value) || value instanceof Date) return true;
+  return Array.isArray(value) && value.every((v) => v === null || ["string", "number", "boolean"].includes(typeof v));
 }
 
 function walkStrings(value: unknown, path: (string | number)[], visit: (text: string, path: (string | number)[]) => void): void {

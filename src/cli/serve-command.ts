@@ -24,6 +24,13 @@ export type ServeArgs = {
   quiet: boolean;
   watch: boolean;
   "exit-with-parent"?: boolean;
+  "allowed-host"?: string[];
+  "cors-origin"?: string[];
+  "allow-outbound-host"?: string[];
+  "show-secrets": boolean;
+  "headers-timeout-ms": number;
+  "request-timeout-ms": number;
+  "stream-stall-ms": number;
 };
 
 /**
@@ -42,6 +49,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     if (!SIZE.test(argv["body-limit"])) throw new Error(`--body-limit must be a size such as 512kb, 1mb or a number of bytes; got ${JSON.stringify(argv["body-limit"])}`);
     if (parseDuration(argv["lifecycle-step"]) === undefined) throw new Error(`--lifecycle-step must be a duration such as 500ms, 30s or 2m; got ${JSON.stringify(argv["lifecycle-step"])}`);
     if (argv.seed === "") throw new Error("--seed needs a value");
+    for (const name of ["headers-timeout-ms", "request-timeout-ms", "stream-stall-ms"] as const) {
+      const ms = argv[name];
+      if (!Number.isInteger(ms) || ms <= 0) throw new Error(`--${name} must be a whole number of milliseconds > 0; got ${ms}`);
+    }
     return true;
   }) as unknown as Argv<ServeArgs>,
   handler: async (argv: ArgumentsCamelCase<ServeArgs>) => {

@@ -30,6 +30,13 @@ export async function serve(argv: ServeArgs): Promise<void> {
       lifecycleStep: argv["lifecycle-step"],
       heartbeatMs: wholeNumber("heartbeat-ms", argv["heartbeat-ms"], 0, 2 ** 31 - 1, ""),
       bodyLimit: argv["body-limit"],
+      allowedHosts: argv["allowed-host"],
+      corsOrigins: argv["cors-origin"],
+      allowOutbound: argv["allow-outbound-host"],
+      journal: { showSecrets: argv["show-secrets"] },
+      headersTimeoutMs: argv["headers-timeout-ms"],
+      requestTimeoutMs: argv["request-timeout-ms"],
+      streamStallMs: argv["stream-stall-ms"],
       onRequest: (entry) => out.request(entry),
       // Start-up is synchronous: this runs inside it, so it writes at once (stderr: not for tools).
       onProgress: ({ task, done, total }) => {

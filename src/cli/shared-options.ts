@@ -19,4 +19,11 @@ export const serveOptions = {
   watch: { type: "boolean", default: false, describe: "Reload fixture and scenario files when they change; a bad file keeps the previous set" },
   "exit-with-parent": { type: "boolean", describe: "Exit when the process that started the mock (npm, npx, a test runner, Python) goes away [default: on under npm start / npx]" },
   "body-limit": { type: "string", default: "1mb", describe: "Largest accepted request body" },
+  "allowed-host": { type: "array", string: true, describe: "Also accept this Host header (besides loopback names and the bound address); repeatable; * accepts any (see docs/security.md)" },
+  "cors-origin": { type: "array", string: true, describe: "Browser origin allowed cross-origin, admin API included (default: * on the agent server and token URLs, none on /_mock); repeatable" },
+  "allow-outbound-host": { type: "array", string: true, describe: "Host MCP discovery may fetch besides loopback and the mock itself; repeatable; * allows any" },
+  "show-secrets": { type: "boolean", default: false, describe: "Keep X-Api-Key, Authorization, Cookie and client_secret in clear in /_mock/requests" },
+  "headers-timeout-ms": { type: "number", default: 10000, describe: "Wall-clock ms a client has to send its request headers" },
+  "request-timeout-ms": { type: "number", default: 30000, describe: "Wall-clock ms a client has to send its whole request (responses and streams are not limited)" },
+  "stream-stall-ms": { type: "number", default: 30000, describe: "Wall-clock ms a stream may stay unread before it is dropped like a disconnect" },
 } satisfies Record<string, Options>;

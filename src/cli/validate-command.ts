@@ -19,20 +19,31 @@ export const validateCommand: CommandModule<object, { files: string[] }> = {
   describe: "Check fixture and scenario files without starting the mock",
   builder: (yargs: Argv) => yargs.positional("files", { type: "string", array: true, demandOption: true, describe: "Files or folders" }) as unknown as Argv<{ files: string[] }>,
   handler: async (argv) => {
-    const { formatProblem, readDocuments, validateScenarioDocuments, createApp, LoadError } = await load();
-    const problems: LoadProblem[] = [];
-    const docs = readDocuments(argv.files, problems, true);
-    const scenarioDocs = docs.filter(looksLikeScenarios);
-    const fixtureFiles = docs.filter((d) => !scenarioDocs.includes(d)).map((d) => d.file);
-    if (fixtureFiles.length) problems.push(...checkFixtures(fixtureFiles, createApp, LoadError));
-    problems.push(...validateScenarioDocuments(scenarioDocs));
-    if (problems.length) {
-      process.stderr.write(`${problems.length} problem${problems.length === 1 ? "" : "s"} found:\n${problems.map(formatProblem).join("\n")}\n`);
-      process.exit(1);
+    try {
+      await check(argv.files);
+    } catch (err) {
+      // A bug or an unreadable input, not a problem in a file: one line, never a stack trace.
+      process.stderr.write(`validate failed: ${(err as Error)?.message ?? String(err)}\n`);
+      process.exit(2);
     }
-    process.stdout.write(`OK: ${docs.length} file${docs.length === 1 ? "" : "s"} valid (${fixtureFiles.length} fixture, ${scenarioDocs.length} scenario)\n`);
   },
 };
+
+/** Reads and checks the files; exits 1 naming every problem. */
+async function check(files: string[]): Promise<void> {
+  const { formatProblem, readDocuments, validateScenarioDocuments, createApp, LoadError } = await load();
+  const problems: LoadProblem[] = [];
+  const docs = readDocuments(files, problems, true);
+  const scenarioDocs = docs.filter(looksLikeScenarios);
+  const fixtureFiles = docs.filter((d) => !scenarioDocs.includes(d)).map((d) => d.file);
+  if (fixtureFiles.length) problems.push(...checkFixtures(fixtureFiles, createApp, LoadError));
+  problems.push(...validateScenarioDocuments(scenarioDocs));
+  if (problems.length) {
+    process.stderr.write(`${problems.length} problem${problems.length === 1 ? "" : "s"} found:\n${problems.map(formatProblem).join("\n")}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`OK: ${docs.length} file${docs.length === 1 ? "" : "s"} valid (${fixtureFiles.length} fixture, ${scenarioDocs.length} scenario)\n`);
+}
 
 /** Loads the fixtures into a throwaway mock: every check the server makes at start-up runs. */
 function checkFixtures(files: string[], createApp: typeof import("../app.js").createApp, LoadError: typeof import("../core/load-error.js").LoadError): LoadProblem[] {

@@ -1,6 +1,8 @@
 import type { HttpError } from "../http/http-error.js";
 import { schemas } from "../schemas/registry.js";
-import { pointerOf, reasonOf } from "../store/fixtures.js";
+import { pointerOf } from "../store/fixtures.js";
+import type { ErrorObject } from "ajv";
+import { OutboundRefused } from "./outbound-policy.js";
 import { controlPlaneErrors } from "./errors.js";
 
 /** A `fetch` for discovery: the global one, or one that answers the mock's own URLs in-process. */
@@ -152,7 +154,7 @@ async function request(
   const problems = schemas().check(SCHEMA + schema, doc);
   if (problems.length) {
     const first = problems[0] as (typeof problems)[number];
-    throw fail(`invalid ${step} document: ${pointerOf(first) || "(root)"}: ${reasonOf(first)}`);
+    throw fail(`invalid ${step} document: ${pointerOf(first) || "(root)"}: ${remoteReason(first)}`);
   }
   return { ok: true, doc: doc as Record<string, unknown> };
 }
@@ -182,9 +184,20 @@ function httpUrl(text: string, step: string): URL {
 }
 
 function networkReason(err: unknown): string {
+  if (err instanceof OutboundRefused) return err.message;
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === "TimeoutError") return `no response within ${DISCOVERY_TIMEOUT_MS / 1000} s`;
   return `the request failed (${e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err)})`;
+}
+
+/**
+ * Why a remote document failed its schema, without quoting it: the remote side chose that content
+ * (a metadata service's keys would otherwise come back verbatim in the mock's 400).
+ */
+function remoteReason(e: ErrorObject): string {
+  if (e.keyword === "required") return "required property is missing";
+  if (e.keyword === "additionalProperties") return "unknown property (not in the schema)";
+  return e.message ?? e.keyword;
 }
 
 function stringList(value: unknown): string[] {

@@ -1,6 +1,7 @@
 import type { RequestScope } from "../http/route.js";
 import { DISCOVERY_TIMEOUT_MS, type DiscoveryFetch } from "./mcp-discovery.js";
 import type { McpFixtureServers } from "./mcp-fixture-servers.js";
+import { MAX_REDIRECTS, OutboundPolicy, OutboundRefused } from "./outbound-policy.js";
 
 /**
  * The fetch MCP discovery uses for one request: global `fetch` with a timeout, except for URLs on
@@ -9,8 +10,9 @@ import type { McpFixtureServers } from "./mcp-fixture-servers.js";
  * up host. Those are answered in-process by the fixture MCP servers, exactly as the mounted routes
  * would answer them. When the mock is listening on that origin, discovery goes over real HTTP.
  */
-export function discoveryFetch(scope: RequestScope, servers: McpFixtureServers): DiscoveryFetch {
+export function discoveryFetch(scope: RequestScope, servers: McpFixtureServers, allowOutbound?: readonly string[]): DiscoveryFetch {
   const own = scope.baseUrl;
+  const policy = new OutboundPolicy([own, scope.tracingUrl], allowOutbound);
   return async (url, init) => {
     const target = new URL(url);
     if (target.origin === new URL(own).origin && !reachesThisSocket(scope.local, target)) {
@@ -20,13 +22,35 @@ export function discoveryFetch(scope: RequestScope, servers: McpFixtureServers):
         headers: { "Content-Type": "application/json", ...answer.headers },
       });
     }
-    return fetch(url, {
-      method: init.method,
-      body: init.body,
-      headers: { Accept: "application/json", ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
-      signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS),
-    });
+    return fetchWithin(policy, target, init);
   };
+}
+
+/**
+ * A network request the policy allows, following redirects by hand so that each hop is checked too
+ * (a permitted host must not be able to bounce the mock to a forbidden one). A 303 becomes a GET, as
+ * browsers do; one overall time limit covers every hop.
+ */
+async function fetchWithin(policy: OutboundPolicy, start: URL, init: { method: "GET" | "POST"; body?: string }): Promise<Response> {
+  const signal = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS);
+  let url = start;
+  let { method, body } = init;
+  for (let hop = 0; ; hop++) {
+    if (!policy.allows(url)) throw OutboundRefused.host(url);
+    const response = await fetch(url, {
+      method,
+      body,
+      redirect: "manual",
+      headers: { Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      signal,
+    });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel();
+    if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`more than ${MAX_REDIRECTS} redirects`);
+    url = new URL(location, url);
+    if (response.status === 303) [method, body] = ["GET", undefined];
+  }
 }
 
 /** Whether `url` names the local address and port this request arrived on. */

@@ -7,6 +7,7 @@ import { providerResponse, type ProviderStore, type StoredProvider } from "./pro
 import type { McpFixtureServers } from "./mcp-fixture-servers.js";
 import { discoverMcpClient } from "./mcp-discovery.js";
 import { discoveryFetch } from "./mcp-fetch.js";
+import { wellFormed } from "../core/json.js";
 
 const SCHEMA = "control-plane/oauth-provider.json#/$defs/";
 const PROVIDER = `${SCHEMA}OAuthProvider`;
@@ -94,9 +95,9 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
           {
             mcpServerUrl: body.mcp_server_url,
             clientName: body.name,
-            redirectUri: `${scope.baseUrl}/v2/auth/callback/${encodeURIComponent(body.provider_id)}`,
+            redirectUri: `${scope.baseUrl}/v2/auth/callback/${encodeURIComponent(wellFormed(body.provider_id))}`,
           },
-          discoveryFetch(scope, mcpServers),
+          discoveryFetch(scope, mcpServers, ctx.options.allowOutbound),
         );
         // Another request may have taken the slug while discovery was waiting on the network.
         refuseDuplicate(body.provider_id);

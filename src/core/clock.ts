@@ -72,6 +72,10 @@ export class MockClock {
   }
 
   set(instant: number, cause: ClockChange = "set"): void {
+    // The same bound as advance(): an instant no Date can hold would make every timestamp throw.
+    if (!Number.isFinite(instant) || Math.abs(instant) > MAX_INSTANT) {
+      throw new RangeError(`the clock can only be set between ${new Date(-MAX_INSTANT).toISOString()} and ${new Date(MAX_INSTANT).toISOString()}; got ${instant} ms`);
+    }
     if (this.mode === "fixed") this.fixedNow = instant;
     else this.offset = instant - Date.now();
     this.changed(cause);
@@ -90,9 +94,16 @@ export class MockClock {
     this.changed("reset");
   }
 
-  /** Resolves once the clock has reached now + ms; rejects with the signal's reason if aborted. */
+  /**
+   * Resolves once the clock has reached now + ms; rejects with the signal's reason if aborted, and
+   * with a RangeError when now + ms is past the last representable instant (such a deadline could
+   * never be reached: waiting for it would spin or hang).
+   */
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (Number.isNaN(ms) || this.now() + ms > MAX_INSTANT) {
+      return Promise.reject(new RangeError(`a wait of ${ms} ms goes past ${new Date(MAX_INSTANT).toISOString()}, the last instant the clock can hold`));
+    }
     return new Promise((resolve, reject) => {
       const sleeper: Sleeper = { due: Math.min(this.now() + Math.max(0, ms), MAX_INSTANT), seq: this.seq++, resolve: () => finish() };
       const finish = () => {

@@ -45,3 +45,11 @@ export function omit<T extends Record<string, unknown>>(source: T, keys: readonl
 export function toPointer(path: readonly (string | number)[]): string {
   return path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 }
+
+/**
+ * The string with lone UTF-16 surrogates (valid in JSON text, `"\ud800"`, but not Unicode) replaced
+ * by U+FFFD, so that encodeURIComponent and UTF-8 encoders cannot throw on client data.
+ */
+export function wellFormed(text: string): string {
+  return text.replace(/\p{Cs}/gu, "\uFFFD");
+}

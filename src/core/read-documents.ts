@@ -2,6 +2,10 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { LoadProblem } from "./load-error.js";
+import { MAX_DEPTH, jsonTextDepth, shapeProblem } from "./shape-limits.js";
+
+/** Largest fixture or scenario file read (a bigger one is a problem, not a long stall). */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 /** A parsed fixture or scenario document and where it came from. */
 export interface SourceDocument {
@@ -15,7 +19,9 @@ const EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 
 /**
  * Reads files and folders (a folder: its .json/.yaml/.yml files, sorted by name) into documents.
- * Syntax errors become problems with the line and column; nothing is thrown for a bad file.
+ * Syntax errors become problems with the line and column; nothing is thrown for a bad file. Only
+ * regular files are read: a folder or a FIFO whose name ends in .json is a problem naming it (reading
+ * a FIFO would block start-up until something writes to it).
  */
 export function readDocuments(paths: readonly string[], problems: LoadProblem[], allowYaml: boolean): SourceDocument[] {
   const out: SourceDocument[] = [];
@@ -34,21 +40,59 @@ export function readDocuments(paths: readonly string[], problems: LoadProblem[],
           .map((name) => join(path, name))
       : [path];
     for (const file of files) {
-      const doc = parseDocument(file, readFileSync(file, "utf8"), problems, allowYaml);
+      const text = readRegularFile(file, problems);
+      if (text === undefined) continue;
+      const doc = parseDocument(file, text, problems, allowYaml);
       if (doc) out.push(doc);
     }
   }
   return out;
 }
 
+function readRegularFile(file: string, problems: LoadProblem[]): string | undefined {
+  try {
+    const stats = statSync(file);
+    if (!stats.isFile()) {
+      problems.push({ file, pointer: "", reason: stats.isDirectory() ? "is a folder, not a file" : "is not a regular file (a FIFO, socket or device cannot be read)" });
+      return undefined;
+    }
+    if (stats.size > MAX_FILE_BYTES) {
+      problems.push({ file, pointer: "", reason: `is ${stats.size} bytes; files are limited to ${MAX_FILE_BYTES}` });
+      return undefined;
+    }
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    problems.push({ file, pointer: "", reason: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
+    return undefined;
+  }
+}
+
+/**
+ * Parses one document. Besides syntax, its shape is limited: nesting past MAX_DEPTH and, for YAML,
+ * more than MAX_NODES values once aliases are expanded are problems (an alias to a big list used a
+ * hundred times is a small file that every later step would walk a hundred times).
+ */
 export function parseDocument(file: string, text: string, problems: LoadProblem[], allowYaml: boolean): SourceDocument | undefined {
   const yaml = allowYaml && /\.ya?ml$/i.test(file);
   try {
-    return yaml ? { file, content: parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 }), yaml: text } : { file, content: JSON.parse(text) };
+    if (!yaml && jsonTextDepth(text) > MAX_DEPTH) {
+      problems.push({ file, pointer: "", reason: `refused: nested deeper than ${MAX_DEPTH} levels` });
+      return undefined;
+    }
+    const content: unknown = yaml ? parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 }) : JSON.parse(text);
+    const shape = yaml ? shapeProblem(content) : undefined;
+    if (shape) {
+      problems.push({ file, pointer: "", reason: `refused: ${shape}` });
+      return undefined;
+    }
+    return yaml ? { file, content, yaml: text } : { file, content };
   } catch (err) {
     if (err instanceof YAMLParseError) {
       const [line, col] = err.linePos?.[0] ? [err.linePos[0].line, err.linePos[0].col] : [0, 0];
       problems.push({ file, pointer: "", reason: `invalid YAML at line ${line}, column ${col}: ${err.message.split("\n")[0]}` });
+    } else if (yaml) {
+      // The parser's own limits (alias count, stack depth): no position to give.
+      problems.push({ file, pointer: "", reason: `invalid YAML: ${(err as Error).message.split("\n")[0]}` });
     } else {
       const message = (err as Error).message;
       const position = Number(/position (\d+)/.exec(message)?.[1] ?? NaN);

@@ -2,6 +2,8 @@ import type { Request, RequestHandler } from "express";
 import type { MockClock } from "../core/clock.js";
 import { formatTimestamp } from "../core/clock.js";
 import { rawBodyOf } from "./json-body.js";
+import { MAX_DEPTH, jsonTextDepth } from "../core/shape-limits.js";
+import { redactBodyText, redactHeaders } from "./redact.js";
 
 export interface JournalEntry {
   id: number;
@@ -38,9 +40,11 @@ export interface JournalOptions {
   maxEntries: number;
   /** Bodies larger than this (in bytes, as sent) are kept as a truncated preview. */
   maxBodyBytes: number;
+  /** Keep credentials (X-Api-Key, Authorization, Cookie headers, `client_secret` in bodies) in clear; off by default. */
+  showSecrets: boolean;
 }
 
-export const DEFAULT_JOURNAL: JournalOptions = { maxEntries: 1000, maxBodyBytes: 64 * 1024 };
+export const DEFAULT_JOURNAL: JournalOptions = { maxEntries: 1000, maxBodyBytes: 64 * 1024, showSecrets: false };
 
 /** A body as the journal keeps it: the text as sent, a truncated preview, or (no raw text) the parsed value. */
 type StoredBody = { text: string } | { truncated: { $truncated: true; size: number; preview: string } } | { value: unknown };
@@ -75,9 +79,9 @@ export class Journal {
       const startedReal = performance.now();
       // Read now: while a mounted router (say /api/v1) handles the request, req.path lacks its prefix.
       const path = req.path;
-      res.on("finish", () => this.record(req, path, res.statusCode, res.locals, started, performance.now() - startedReal));
+      res.on("finish", () => this.safeRecord(req, path, res.statusCode, res.locals, started, performance.now() - startedReal));
       res.on("close", () => {
-        if (!res.writableFinished) this.record(req, path, res.statusCode, res.locals, started, performance.now() - startedReal);
+        if (!res.writableFinished) this.safeRecord(req, path, res.statusCode, res.locals, started, performance.now() - startedReal);
       });
       next();
     };
@@ -106,14 +110,31 @@ export class Journal {
     this.nextId = 1;
   }
 
-  private record(req: Request, path: string, status: number, locals: Record<string, unknown>, started: number, durationMs: number): void {
+  /**
+   * Runs in a response event, outside any handler: an exception here would end the process. The
+   * journal is a diagnostic; an entry it cannot keep is kept without its body instead.
+   */
+  private safeRecord(req: Request, path: string, status: number, locals: Record<string, unknown>, started: number, durationMs: number): void {
+    try {
+      this.record(req, path, status, locals, started, durationMs);
+    } catch {
+      try {
+        this.record(req, path, status, locals, started, durationMs, { value: null });
+      } catch {
+        // Nothing left to keep: the request is simply not journaled.
+      }
+    }
+  }
+
+  private record(req: Request, path: string, status: number, locals: Record<string, unknown>, started: number, durationMs: number, body?: StoredBody): void {
+    const stored = body ?? this.storeBody(req);
     const entry: StoredEntry = {
       id: this.nextId++,
       method: req.method,
       path,
-      query: req.query as Record<string, unknown>,
-      headers: req.headers as Record<string, unknown>,
-      stored: this.storeBody(req),
+      query: { ...(req.query as Record<string, unknown>) },
+      headers: this.options.showSecrets ? { ...req.headers } : redactHeaders(req.headers),
+      stored,
       status,
       route: typeof locals.route === "string" ? locals.route : null,
       fault: (locals.fault as JournalEntry["fault"]) ?? null,
@@ -130,15 +151,18 @@ export class Journal {
   private storeBody(req: Request): StoredBody {
     const max = this.options.maxBodyBytes;
     const raw = rawBodyOf(req);
+    const redact = (text: string) => (this.options.showSecrets ? text : redactBodyText(text));
     if (raw !== undefined) {
-      if (raw.length <= max) return { text: raw.toString("utf8") };
-      return { truncated: { $truncated: true, size: raw.length, preview: raw.subarray(0, max).toString("utf8") } };
+      if (raw.length <= max) return { text: redact(raw.toString("utf8")) };
+      return { truncated: { $truncated: true, size: raw.length, preview: redact(raw.subarray(0, max).toString("utf8")) } };
     }
-    // A body some other parser read (the fixture MCP servers' forms): measured once, here.
+    // A body some other parser read (the fixture MCP servers' forms): measured once, here. Form
+    // parsers give flat objects; anything else that cannot be serialised is kept as null.
     const body = (req as { body?: unknown }).body;
     const text = body === undefined ? undefined : JSON.stringify(body);
-    if (text === undefined || Buffer.byteLength(text) <= max) return { value: text === undefined ? null : JSON.parse(text) };
-    return { truncated: { $truncated: true, size: Buffer.byteLength(text), preview: Buffer.from(text).subarray(0, max).toString("utf8") } };
+    if (text === undefined) return { value: null };
+    if (Buffer.byteLength(text) <= max) return { text: redact(text) };
+    return { truncated: { $truncated: true, size: Buffer.byteLength(text), preview: redact(Buffer.from(text).subarray(0, max).toString("utf8")) } };
   }
 }
 
@@ -165,6 +189,8 @@ function bodyOf(stored: StoredBody): unknown {
   if ("truncated" in stored) return { ...stored.truncated };
   if ("value" in stored) return stored.value === null ? null : structuredClone(stored.value);
   if (stored.text === "") return null;
+  // Too deep to serialise again in the listing (the service refused it with a 422): the text as sent.
+  if (jsonTextDepth(stored.text) > MAX_DEPTH) return stored.text;
   try {
     return JSON.parse(stored.text);
   } catch {

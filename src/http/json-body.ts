@@ -1,17 +1,20 @@
 import express from "express";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { HttpError, detailError, validationError } from "./http-error.js";
+import { MAX_DEPTH, jsonTextDepth } from "../core/shape-limits.js";
 
 /** Default limit for request bodies; the CLI's --body-limit changes it. */
 export const DEFAULT_BODY_LIMIT = "1mb";
 
 /**
  * Parses every request body as JSON whatever its Content-Type (browsers posting feedback often send
- * text/plain to avoid a preflight). An empty body leaves `req.body` undefined.
+ * text/plain to avoid a preflight). An empty body leaves `req.body` undefined. A body nested deeper
+ * than MAX_DEPTH is refused before it is parsed (a `too_deep` body problem): nothing downstream —
+ * validation, the store, the journal, the response serialiser — has to survive it.
  */
 export function jsonBody(limit: string = DEFAULT_BODY_LIMIT): RequestHandler {
   // The parser reads a zero-length body (Content-Length: 0) as {}; FastAPI sees no body at all.
-  const parse = express.json({ limit, strict: false, type: () => true, verify: (req, _res, buf) => void ((req as RawMark)[RAW] = buf) });
+  const parse = express.json({ limit, strict: false, type: () => true, verify: markRaw });
   return (req, res, next) =>
     parse(req, res, (err?: unknown) => {
       if (!err && (req as RawMark)[RAW]?.length === 0) req.body = undefined;
@@ -19,6 +22,16 @@ export function jsonBody(limit: string = DEFAULT_BODY_LIMIT): RequestHandler {
     });
 }
 
+/**
+ * body-parser's `verify` hook: keeps the bytes for the journal and refuses deep nesting before
+ * JSON.parse runs (the error's `type` is what bodyProblem() recognises).
+ */
+export function markRaw(req: object, _res: unknown, buf: Buffer): void {
+  (req as RawMark)[RAW] = buf;
+  if (jsonTextDepth(buf) > MAX_DEPTH) throw Object.assign(new Error(`JSON nested deeper than ${MAX_DEPTH} levels`), { type: TOO_DEEP, status: 422 });
+}
+
+const TOO_DEEP = "entity.too.deep";
 const RAW = Symbol("raw body");
 type RawMark = { [RAW]?: Buffer };
 
@@ -32,7 +45,7 @@ export function rawBodyOf(req: object): Buffer | undefined {
 
 /** Why a body could not be read, for a service's catalogue to turn into its own error shape. */
 export interface BodyProblem {
-  kind: "malformed" | "too_large";
+  kind: "malformed" | "too_large" | "too_deep";
   /** Character position of a JSON syntax error, when known. */
   position: number;
   message: string;
@@ -46,6 +59,7 @@ export function bodyProblem(err: unknown): BodyProblem | undefined {
     const position = at !== undefined ? Number(at) : /end of JSON/.test(e.message ?? "") ? (e.body?.length ?? 0) : 0;
     return { kind: "malformed", position, message: e.message ?? "Invalid JSON" };
   }
+  if (e?.type === TOO_DEEP) return { kind: "too_deep", position: 0, message: e.message ?? "JSON nested too deep" };
   if (e?.type === "entity.too.large") return { kind: "too_large", position: 0, message: "Request Entity Too Large" };
   return undefined;
 }
@@ -64,6 +78,9 @@ export function onBodyProblem(map: (problem: BodyProblem) => Error): ErrorReques
  */
 export function fastApiBodyError(problem: BodyProblem): HttpError {
   if (problem.kind === "too_large") return detailError(413, "Request Entity Too Large");
+  if (problem.kind === "too_deep") {
+    return validationError([{ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: `Nested deeper than ${MAX_DEPTH} levels` } }]);
+  }
   return validationError([{ type: "json_invalid", loc: ["body", problem.position], msg: "JSON decode error", input: {}, ctx: { error: jsonDecodeReason(problem.message) } }]);
 }
 

@@ -34,6 +34,7 @@ export class Registrar {
   mount(app: Express, module: ServiceModule): void {
     for (const spec of module.routes) compileSchemas(module, spec);
     const parsers = bodyParsers(this.ctx.options.bodyLimit);
+    const cors = corsHandler({ origins: this.ctx.options.corsOrigins });
     const preflightPaths = new Set<string>();
     for (const prefix of module.prefixes) {
       for (const spec of module.routes) {
@@ -45,7 +46,7 @@ export class Registrar {
         const chain: RequestHandler[] = [named(spec.name)];
         if (this.ctx.checkResponses) chain.push(watchResponse(module, spec));
         if (allowBrowsers) {
-          chain.push(corsHandler());
+          chain.push(cors);
           preflightPaths.add(path);
         }
         if (module.authenticate && !spec.public) chain.push(authenticate(module));
@@ -57,7 +58,7 @@ export class Registrar {
       }
     }
     // A preflight is answered by the CORS handler before anything else (it needs no API key).
-    for (const path of preflightPaths) app.options(expressPath(path), corsHandler());
+    for (const path of preflightPaths) app.options(expressPath(path), cors);
   }
 
   /** Every served route as `{method, path}` (OpenAPI form, prefix included). */

@@ -814,7 +814,7 @@ export interface ScenarioEvent {
    */
   data: unknown;
   /**
-   * Wait this long (mock time) before sending the event.
+   * Wait this long (mock time) before sending the event; at most the span a Date can hold (a wait past the clock's last instant ends the run with a RangeError).
    */
   delay_ms?: number;
 }

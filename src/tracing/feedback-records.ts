@@ -1,3 +1,5 @@
+import { MAX_DEPTH, shapeProblem } from "../core/shape-limits.js";
+import { validationError } from "../http/http-error.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { tokenCollection, type FeedbackToken } from "./feedback-tokens.js";
@@ -118,7 +120,14 @@ function uuid(value: string | null | undefined): string | null {
   return value == null ? null : value.toLowerCase();
 }
 
+/**
+ * Keeps a record only if it can be answered and listed: a record that the response (or a later
+ * `GET /_mock/feedback`) could not serialise would be stored by a request that fails, and a retrying
+ * client would record it twice. Bodies are depth-limited at the parser; this holds whatever the path.
+ */
 function store(ctx: MockContext, record: Omit<FeedbackRecord, "received_at">): FeedbackRecord {
+  const problem = shapeProblem(record, { depth: MAX_DEPTH + 8 });
+  if (problem) throw validationError([{ type: "value_error", loc: ["body"], msg: `Value error, feedback ${problem}`, input: null }]);
   const stored = { ...record, received_at: ctx.clock.now() };
   return feedbackCollection(ctx).set(stored.feedback.id, stored);
 }

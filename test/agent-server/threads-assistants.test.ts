@@ -113,7 +113,7 @@ describe("the agent server's edges", () => {
   it("answers browser preflights and exposes the headers the SDK reads", async () => {
     const a = app({ apiKey: "secret" });
     const pre = await request(a).options("/threads/x/runs/stream").set("Origin", "http://localhost:3000").set("Access-Control-Request-Method", "POST").set("Access-Control-Request-Headers", "content-type,x-api-key").expect(200);
-    expect(pre.headers["access-control-allow-origin"]).toBe("http://localhost:3000");
+    expect(pre.headers["access-control-allow-origin"]).toBe("*");
     expect(pre.headers["access-control-allow-headers"]).toBe("content-type,x-api-key");
     const res = await request(a).get("/ok").set("Origin", "http://localhost:3000").expect(200);
     expect(res.headers["access-control-expose-headers"]).toContain("Content-Location");

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -93,6 +94,40 @@ describe("agent-platform-mock (serve)", () => {
     }
   });
 
+  it("exits 2 on a timeout that is not a whole number of milliseconds > 0", () => {
+    for (const [args, message] of [
+      [["--headers-timeout-ms", "0"], "--headers-timeout-ms must be a whole number of milliseconds > 0; got 0"],
+      [["--stream-stall-ms", "x"], "--stream-stall-ms must be a whole number of milliseconds > 0; got NaN"],
+    ] as const) {
+      const result = run(["--port", "0", ...args]);
+      expect([result.status, result.stdout]).toEqual([2, ""]);
+      expect(result.stderr).toContain(message);
+    }
+  });
+
+  it("--allowed-host, --cors-origin and --allow-outbound-host reach the server", async () => {
+    const { url } = await serve(["--port", "0", "--allowed-host", "mock.example", "--cors-origin", "http://localhost:5173", "--allow-outbound-host", "mcp.example.com"]);
+    const ask = (host: string, origin?: string) =>
+      new Promise<{ status: number; acao: string | undefined }>((resolve, reject) => {
+        const req = httpRequest(`${url}/_mock/health`, { headers: { Host: host, ...(origin ? { Origin: origin } : {}) } }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, acao: res.headers["access-control-allow-origin"] as string | undefined });
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    expect((await ask("mock.example")).status).toBe(200);
+    expect((await ask("evil.example")).status).toBe(403);
+    expect(await ask("mock.example", "http://localhost:5173")).toEqual({ status: 200, acao: "http://localhost:5173" });
+    expect((await ask("mock.example", "http://localhost:3000")).status).toBe(403);
+    const discover = await fetch(`${url}/v2/auth/providers/mcp-discover`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ provider_id: "p", name: "p", mcp_server_url: "http://169.254.169.254/mcp" }),
+    });
+    expect(((await discover.json()) as { detail: string }).detail).toMatch(/not allowed for outbound requests/);
+  });
+
   it("exits 2 on a bad fixture, naming file, pointer and reason", () => {
     const dir = mkdtempSync(join(tmpdir(), "apm-cli-"));
     const file = join(dir, "bad.json");
@@ -162,6 +197,15 @@ describe("agent-platform-mock validate", () => {
     const flag = run(["--lifecycle-stp", "1s"]);
     expect(flag.status).toBe(2);
     expect(flag.stderr).toContain('"lifecycle-stp": did you mean --lifecycle-step?)');
+  });
+
+  it("names a folder called x.json among the files, with no stack trace", () => {
+    const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
+    mkdirSync(join(dir, "x.json"));
+    const result = run(["validate", dir]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`${join(dir, "x.json")}#: is a folder, not a file`);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("checks records as the server does at start-up, not just the file's structure", () => {

@@ -17,6 +17,7 @@ describe("no request produces a 500 or a stack trace", () => {
     ["a JSON string", '"text"'],
     ["null", "null"],
     ["__proto__ and constructor keys", '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "name": {"$ne": 1}}'],
+    ["JSON nested 10,000 deep", "[".repeat(10_000) + "]".repeat(10_000)],
     ["wrong types everywhere", '{"name": 1, "source": [], "input": 5, "assistant_id": {}, "score": "high", "metadata": "x", "limit": -1}'],
   ];
   const params = ["not-a-uuid", "00000000-0000-4000-8000-000000000000", "..%2F..%2Fetc", "%00"];
@@ -43,5 +44,9 @@ describe("no request produces a 500 or a stack trace", () => {
       }
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // What those requests left behind does not break the listings.
+    await request(app).get("/_mock/requests").expect(200);
+    await request(app).get("/_mock/feedback").expect(200);
+    await request(app).get("/_mock/health").expect(200);
   });
 });

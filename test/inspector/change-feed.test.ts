@@ -126,7 +126,7 @@ describe("GET /_mock/events", () => {
 
   it("tells of scenarios loaded and removed, the clock moved, a reset and deployments changing", async () => {
     feed = await Feed.open(mock.url);
-    await fetch(`${mock.url}/_mock/scenarios`, { method: "POST", body: "name: extra\nevents: []\n" });
+    await fetch(`${mock.url}/_mock/scenarios`, { method: "POST", headers: { "Content-Type": "application/yaml" }, body: "name: extra\nevents: []\n" });
     expect((await feed.next("scenarios.loaded")).data).toEqual({ names: ["extra"] });
     await fetch(`${mock.url}/_mock/scenarios/extra`, { method: "DELETE" });
     expect((await feed.next("scenarios.removed")).data).toEqual({ names: ["extra"] });
