@@ -2,7 +2,6 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     // Servers in tests listen on port 0; nothing is shared between files.
     pool: "forks",
     // Output validation: every response is checked against its route's declared schema.
@@ -12,5 +11,11 @@ export default defineConfig({
     globalSetup: ["test/support/mock-global-setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    projects: [
+      // The library and the services through HTTP, in-process.
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude: ["test/cli/**"] } },
+      // Spawned processes (the CLI, the packed tarball, Python): slower, so their own project and limits.
+      { extends: true, test: { name: "cli", include: ["test/cli/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 } },
+    ],
   },
 });
