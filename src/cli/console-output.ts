@@ -74,6 +74,7 @@ export function formatRequest(e: RequestLogEntry, colour: boolean): string {
   const ms = e.durationMs < 10 ? e.durationMs.toFixed(1) : String(Math.round(e.durationMs));
   const parts = [c.bold(e.method.padEnd(6)), e.path, c.status(String(e.status)), c.dim(`${ms}ms`)];
   if (e.scenario) parts.push(`scenario=${e.scenario}`);
+  if (e.fault) parts.push(`fault=${e.fault.id} (${e.fault.kind})`);
   if (e.aborted) parts.push(c.dim("(client closed)"));
   return parts.join(" ");
 }

@@ -13,6 +13,7 @@ export type ServeArgs = {
   seed?: string;
   fixtures?: string[];
   scenarios?: string[];
+  faults?: string[];
   "api-key"?: string;
   "admin-token"?: string;
   "tracing-port"?: string | number;

@@ -23,6 +23,7 @@ export async function serve(argv: ServeArgs): Promise<void> {
       // `--no-fixtures` (yargs reads it as [false]): start without control-plane fixtures.
       fixtures: argv.fixtures?.some((f) => (f as unknown) === false) ? false : argv.fixtures,
       scenarios: argv.scenarios ?? [BUNDLED_SCENARIOS],
+      faults: argv.faults,
       apiKey: argv["api-key"],
       adminToken: argv["admin-token"],
       tracingPort: port("tracing-port", argv["tracing-port"]),

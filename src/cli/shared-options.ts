@@ -18,6 +18,7 @@ export const serveOptions = {
   quiet: { type: "boolean", default: false, describe: "Same as --log-level warn (the Listening on line is always printed)" },
   watch: { type: "boolean", default: false, describe: "Reload fixture and scenario files when they change; a bad file keeps the previous set" },
   "exit-with-parent": { type: "boolean", describe: "Exit when the process that started the mock (npm, npx, a test runner, Python) goes away [default: on under npm start / npx]" },
+  faults: { type: "array", string: true, describe: "Fault rule files (JSON or YAML, one rule or a list) in force from the start (docs/faults.md); repeatable" },
   "body-limit": { type: "string", default: "1mb", describe: "Largest accepted request body" },
   "allowed-host": { type: "array", string: true, describe: "Also accept this Host header (besides loopback names and the bound address); repeatable; * accepts any (see docs/security.md)" },
   "cors-origin": { type: "array", string: true, describe: "Browser origin allowed cross-origin, admin API included (default: * on the agent server and token URLs, none on /_mock); repeatable" },

@@ -11,6 +11,8 @@ export interface RequestLogEntry {
   durationMs: number;
   /** The scenario whose run answered (run routes only). */
   scenario?: string;
+  /** The fault rule that answered or changed the response (docs/faults.md). */
+  fault?: { id: string; kind: string };
   /** A `/_mock` admin request. */
   admin: boolean;
   /** The client went away before the response was complete. */
@@ -36,7 +38,7 @@ export function requestLog(ctx: MockContext, onRequest: ((entry: RequestLogEntry
       const location = res.getHeader("content-location");
       const runId = typeof location === "string" ? RUN_LOCATION.exec(location)?.[1] : undefined;
       const scenario = runId ? ctx.store.collection<{ scenario?: string }>("runs").get(runId)?.scenario : undefined;
-      onRequest({ method: req.method, path, status: res.statusCode, durationMs: performance.now() - started, scenario, admin: path.startsWith("/_mock"), aborted });
+      onRequest({ method: req.method, path, status: res.statusCode, durationMs: performance.now() - started, scenario, fault: res.locals.fault as RequestLogEntry["fault"], admin: path.startsWith("/_mock"), aborted });
     };
     res.on("finish", () => finish(false));
     res.on("close", () => finish(!res.writableFinished));

@@ -57,6 +57,24 @@ describe("agent-platform-mock (serve)", () => {
     expect(await denied.json()).toEqual({ detail: "Invalid token" });
   });
 
+  it("--faults loads rules in force from the start; a bad rules file is refused naming file, pointer and reason", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apm-faults-"));
+    const good = join(dir, "faults.yaml");
+    writeFileSync(good, "- id: teapot\n  match: { route: admin.health }\n  fault: { status: { status: 418 } }\n- id: slow-info\n  match: { route: info.get }\n  fault: { status: { status: 503 } }\n");
+    const { url } = await serve(["--port", "0", "--no-fixtures", "--faults", good]);
+    expect((await fetch(`${url}/api/v1/info`)).status).toBe(503);
+    const rules = (await (await fetch(`${url}/_mock/faults`)).json()) as { items: { id: string; fired: number }[] };
+    expect(rules.items.map((r) => [r.id, r.fired])).toEqual([
+      ["teapot", 0],
+      ["slow-info", 1],
+    ]);
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify({ fault: { explode: {} } }));
+    const refused = run(["--port", "0", "--no-fixtures", "--faults", bad]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`${bad}#/fault/explode`);
+  });
+
   it("exits non-zero with a clear message when the port is busy", async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
