@@ -1,4 +1,5 @@
 import type { MockContext, ResetScope } from "./context.js";
+import type { ClockState, ScenarioSummary } from "./schemas/types.gen.js";
 import type { JournalEntry, JournalFilter } from "./http/journal.js";
 import { formatTimestamp } from "./core/clock.js";
 import { parseDuration } from "./core/duration.js";
@@ -45,29 +46,8 @@ export interface RunFilter {
 
 export type AdminRun = ReturnType<typeof adminRunResponse>;
 
-/** A loaded scenario as the control surface describes it. */
-export interface ScenarioSummary {
-  name: string;
-  description: string | null;
-  graph_id: string | null;
-  priority: number;
-  /** Serves one run (`once: true`). */
-  once: boolean;
-  /** A `once` scenario that has served its run. */
-  used: boolean;
-  /** Added by `use()`: tried before every other scenario. */
-  override: boolean;
-  match: unknown;
-  turns: unknown;
-  source: string;
-}
-
-export interface ClockState {
-  now: string;
-  mode: "fixed" | "real";
-  auto_advance: boolean;
-  lifecycle: string;
-}
+// The shapes the control surface answers with are the admin API's schemas (admin/control.json).
+export type { ClockState, ScenarioSummary };
 
 export interface MockSummary {
   seed: string | undefined;
