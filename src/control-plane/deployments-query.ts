@@ -64,8 +64,11 @@ interface Sequence<T> {
   slice(start: number, end: number): T[];
 }
 
-/** `next(i)`: the first position ≥ i that can match (skips records a filter has ruled out in bulk). */
-function page<T>(sorted: Sequence<T>, matches: ((item: T) => boolean) | undefined, query: { limit: number; offset: number }, next = (i: number) => i): Page<T> {
+/**
+ * One page of a sorted list: the items matching from `offset`, and the offset of the next page.
+ * `next(i)`: the first position ≥ i that can match (skips records a filter has ruled out in bulk).
+ */
+export function page<T>(sorted: Sequence<T>, matches: ((item: T) => boolean) | undefined, query: { limit: number; offset: number }, next = (i: number) => i): Page<T> {
   if (!matches) {
     const resources = sorted.slice(query.offset, query.offset + query.limit);
     return { resources, offset: query.offset + resources.length };

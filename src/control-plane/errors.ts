@@ -34,6 +34,11 @@ export const controlPlaneErrors = {
   immutableField: (field: string) => detailError(400, `Field '${field}' cannot be changed once the deployment is created.`),
   /** Bulk delete where none of the ids exists (some missing is a 207 instead). */
   deploymentsNotFound: (ids: readonly string[]) => detailError(404, `Deployment ID${ids.length > 1 ? "s" : ""} ${ids.join(", ")} not found.`),
+  // Listeners [real texts: the spec's examples]
+  listenerNotFound: (listenerId: string) => detailError(404, `Listener ID ${listenerId} not found.`),
+  listenersNotAllowed: (workspaceId: string) =>
+    detailError(403, `Listeners cannot be created for LangSmith workspace ID '${workspaceId}'. Creating listeners is only allowed for LangSmith organizations with self-hosted enterprise plans.`),
+  listenerExists: (workspaceId: string, computeId: string) => detailError(409, `Listener for LangSmith workspace ID '${workspaceId}' and compute ID '${computeId}' already exists.`),
   revisionInFlight: (revisionId: string, status: string) =>
     detailError(400, `Revision ID ${revisionId} is still in progress (${status}); only a finished revision can be redeployed.`),
 };

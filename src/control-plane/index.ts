@@ -14,6 +14,7 @@ import { deploymentsRoutes } from "./deployments-routes.js";
 import { createDeployments } from "./deployments-service.js";
 import { loadDeploymentFixtures } from "./deployments-fixtures.js";
 import { revisionsRoutes } from "./revisions-routes.js";
+import { listenersRoutes } from "./listeners-routes.js";
 import { McpFixtureServers } from "./mcp-fixture-servers.js";
 
 /**
@@ -35,7 +36,7 @@ export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpSe
     bodyError: controlPlaneErrors.badBody,
     invalid: fastApiInvalid,
     errorSchema: "common/errors.json#/$defs/FastApiError",
-    routes: [...providersRoutes(ctx, providers, tenancy, mcpServers), ...integrationsRoutes(ctx), ...deploymentsRoutes(ctx, deployments), ...revisionsRoutes(ctx)],
+    routes: [...providersRoutes(ctx, providers, tenancy, mcpServers), ...integrationsRoutes(ctx), ...deploymentsRoutes(ctx, deployments), ...revisionsRoutes(ctx), ...listenersRoutes(ctx, tenancy)],
     // Each step reads what the ones before it loaded: providers their organization, deployments
     // their tenants and the integrations' repositories.
     seed() {

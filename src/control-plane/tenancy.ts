@@ -13,12 +13,15 @@ export class Tenancy {
   organizationId = FALLBACK_ORGANIZATION_ID;
   defaultTenantId = FALLBACK_TENANT_ID;
   tenantIds: string[] = [];
+  /** Workspaces whose plan has no listeners (fixture `listeners: false`): every listener route is 403 there. */
+  withoutListeners = new Set<string>();
 
   /** Reads the `tenants` section and the `organization_id` setting. */
   seed(fixtures: FixtureSet): void {
-    const tenants = fixtures.entries("tenants").map((e) => e.value as { id: string; default?: boolean });
+    const tenants = fixtures.entries("tenants").map((e) => e.value as { id: string; default?: boolean; listeners?: boolean });
     // Fixture ids are data as written, not validated request input: stored lowercase like every UUID.
     this.tenantIds = tenants.map((t) => t.id.toLowerCase());
+    this.withoutListeners = new Set(tenants.filter((t) => t.listeners === false).map((t) => t.id.toLowerCase()));
     this.defaultTenantId = (tenants.find((t) => t.default) ?? tenants[0])?.id.toLowerCase() ?? FALLBACK_TENANT_ID;
     const org = fixtures.setting("organization_id");
     this.organizationId = typeof org?.value === "string" ? org.value.toLowerCase() : FALLBACK_ORGANIZATION_ID;
