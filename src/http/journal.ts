@@ -159,6 +159,8 @@ export class Journal {
     // A body some other parser read (the fixture MCP servers' forms): measured once, here. Form
     // parsers give flat objects; anything else that cannot be serialised is kept as null.
     const body = (req as { body?: unknown }).body;
+    // Bytes (a tarball upload) are not text: the journal says how many there were.
+    if (Buffer.isBuffer(body)) return { value: { $binary: true, size: body.length } };
     const text = body === undefined ? undefined : JSON.stringify(body);
     if (text === undefined) return { value: null };
     if (Buffer.byteLength(text) <= max) return { text: redact(text) };

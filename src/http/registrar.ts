@@ -180,6 +180,7 @@ function bodyParsers(limit: string | undefined): Parsers {
       (req, res, next) => (/^application\/x-www-form-urlencoded/i.test(req.headers["content-type"] ?? "") ? form(req, res, next) : json(req, res, next)),
     ],
     text: [text],
+    raw: [express.raw({ type: () => true, limit: limit ?? "1mb" })],
   };
 }
 

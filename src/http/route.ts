@@ -91,8 +91,8 @@ export interface RouteSpec<T extends RouteTypes = RouteTypes> {
   body?: SchemaRef;
   /** What a request without a body is validated as: unset = the module's "missing body" answer. */
   emptyBody?: unknown;
-  /** How the body is read: JSON (default), JSON or a form (OAuth endpoints), or raw text (YAML uploads). */
-  bodyKind?: "json" | "json-or-form" | "text";
+  /** How the body is read: JSON (default), JSON or a form (OAuth endpoints), raw text (YAML uploads) or bytes (a Buffer: tarball uploads). */
+  bodyKind?: "json" | "json-or-form" | "text" | "raw";
   responses: Record<number, ResponseSpec>;
   /** No API key (token URLs, /info, health checks). */
   public?: boolean;
