@@ -8,6 +8,7 @@ import { schemaKeys, type ConfigObject, type Deployment, type DeploymentSource }
 import { agentUrl, requireDeployment, toWire, type Deployments } from "./deployments-service.js";
 import { listDeployments, type DeploymentListQuery } from "./deployments-query.js";
 import { integrationCollection } from "./integrations-store.js";
+import { SourceUploads } from "./source-uploads.js";
 import { TENANT_HEADER, type TenantHeader } from "./tenant-header.js";
 
 const SCHEMA = "control-plane/deployment.json#/$defs/";
@@ -78,6 +79,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
         const startsRevision = !rule.firstRevisionWaitsFor || isSet(revisionConfig[rule.firstRevisionWaitsFor]);
         const problem = sourceProblems(body.source, config, revisionConfig, { startsRevision })[0];
         if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
+        new SourceUploads(ctx).requireUploaded(undefined, revisionConfig.source_tarball_path);
         requireIntegration(ctx, config.integration_id);
         if (store.nameTaken(tenantId, body.name)) throw controlPlaneErrors.duplicateName(body.name);
 
@@ -171,6 +173,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
           ? sourceProblems(revisionSource, config, revisionConfig, { deploymentSource: deployment.source })[0]
           : sourceProblems(latestSource, config, deployment.source_revision_config, { startsRevision: false, deploymentSource: deployment.source })[0];
         if (problem) throw controlPlaneErrors.sourceConfig(problem.reason);
+        new SourceUploads(ctx).requireUploaded(deployment.id, changes.find(([key]) => key === "source_tarball_path")?.[1]);
 
         store.update({
           ...deployment,

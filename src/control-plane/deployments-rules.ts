@@ -15,9 +15,11 @@ interface SourceRule {
   /** Hosted by the platform: the server owns `custom_url` (the mock's agent server for it). */
   hosted: boolean;
   /**
-   * A required `source_revision_config` field a create may leave out: the deployment then has no
-   * revision until a PATCH sets it. The real CLI creates an `internal_docker` deployment with
-   * `source_revision_config: {}`, pushes its image, then PATCHes `image_uri` (control-plane-notes §6.2).
+   * The `source_revision_config` field a revision is built from, which a create may leave out (with
+   * the other required revision fields): the deployment then has no revision until a PATCH sets it.
+   * The real CLI creates `internal_docker` and `internal_source` deployments with
+   * `source_revision_config: {}`, then pushes its image (PATCH `image_uri`) or uploads its source
+   * (PATCH `source_tarball_path` and `langgraph_config_path`) (control-plane-notes §4, §6.2).
    */
   firstRevisionWaitsFor?: string;
 }
@@ -49,9 +51,10 @@ export const SOURCE_RULES: Record<DeploymentSource, SourceRule> = {
   internal_source: {
     config: ["deployment_type", "custom_url", "install_command", "build_command"],
     revision: ["langgraph_config_path", "source_tarball_path"],
-    required: ["source_revision_config.langgraph_config_path"],
+    required: ["source_revision_config.langgraph_config_path", "source_revision_config.source_tarball_path"],
     builds: true,
     hosted: true,
+    firstRevisionWaitsFor: "source_tarball_path",
   },
 };
 
@@ -93,10 +96,11 @@ export function sourceProblems(source: DeploymentSource, config: ConfigObject, r
   const rule = SOURCE_RULES[source];
   const problems: SourceProblem[] = [];
   const objects: Record<string, ConfigObject> = { source_config: config, source_revision_config: revision };
-  const waiting = check.startsRevision !== false || !rule.firstRevisionWaitsFor ? undefined : `source_revision_config.${rule.firstRevisionWaitsFor}`;
+  // No revision starts yet: the revision fields are the PATCH's to supply.
+  const waiting = check.startsRevision === false && rule.firstRevisionWaitsFor !== undefined;
   const configFields = check.deploymentSource ? [...rule.config, ...SOURCE_RULES[check.deploymentSource].config] : rule.config;
   for (const field of rule.required) {
-    if (field === waiting) continue;
+    if (waiting && field.startsWith("source_revision_config.")) continue;
     const [object, key] = field.split(".") as [string, string];
     const value = objects[object]?.[key];
     if (value === null || value === undefined || value === "") problems.push({ field, reason: `'${field}' is required for '${source}' source` });

@@ -34,6 +34,14 @@ export const controlPlaneErrors = {
   immutableField: (field: string) => detailError(400, `Field '${field}' cannot be changed once the deployment is created.`),
   /** Bulk delete where none of the ids exists (some missing is a 207 instead). */
   deploymentsNotFound: (ids: readonly string[]) => detailError(404, `Deployment ID${ids.length > 1 ? "s" : ""} ${ids.join(", ")} not found.`),
+  // The deploy CLI's endpoints (control-plane-notes §4)
+  /** [real: the CLI matches "only available for 'internal_docker' source deployments"] */
+  pushTokenSource: (source: string) => detailError(400, `Push tokens are only available for 'internal_docker' source deployments; this deployment's source is '${source}'.`),
+  uploadUrlSource: (source: string) =>
+    detailError(400, `Upload URLs are only available for 'internal_source' and 'internal_docker' source deployments; this deployment's source is '${source}'.`),
+  /** A PUT to an upload URL the mock did not hand out (Cloud Storage answers 403 for a bad signature). */
+  uploadSignature: () => detailError(403, "Invalid upload URL: the signature does not match an upload URL handed out by POST /v2/deployments/{deployment_id}/upload-url."),
+
   // Listeners [real texts: the spec's examples]
   listenerNotFound: (listenerId: string) => detailError(404, `Listener ID ${listenerId} not found.`),
   listenersNotAllowed: (workspaceId: string) =>

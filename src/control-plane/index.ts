@@ -15,6 +15,8 @@ import { createDeployments } from "./deployments-service.js";
 import { loadDeploymentFixtures } from "./deployments-fixtures.js";
 import { revisionsRoutes } from "./revisions-routes.js";
 import { listenersRoutes } from "./listeners-routes.js";
+import { deployCliRoutes } from "./deploy-cli-routes.js";
+import { logsRoutes } from "./logs-routes.js";
 import { McpFixtureServers } from "./mcp-fixture-servers.js";
 
 /**
@@ -36,7 +38,7 @@ export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpSe
     bodyError: controlPlaneErrors.badBody,
     invalid: fastApiInvalid,
     errorSchema: "common/errors.json#/$defs/FastApiError",
-    routes: [...providersRoutes(ctx, providers, tenancy, mcpServers), ...integrationsRoutes(ctx), ...deploymentsRoutes(ctx, deployments), ...revisionsRoutes(ctx), ...listenersRoutes(ctx, tenancy)],
+    routes: [...providersRoutes(ctx, providers, tenancy, mcpServers), ...integrationsRoutes(ctx), ...deploymentsRoutes(ctx, deployments), ...revisionsRoutes(ctx), ...listenersRoutes(ctx, tenancy), ...deployCliRoutes(ctx, deployments), ...logsRoutes(ctx, deployments)],
     // Each step reads what the ones before it loaded: providers their organization, deployments
     // their tenants and the integrations' repositories.
     seed() {

@@ -39,6 +39,12 @@ interface InFlight {
   fail_at: RevisionStatus | null;
 }
 
+/** A status a revision entered, and when (ms on the mock's clock). */
+export interface Transition {
+  status: RevisionStatus;
+  at: number;
+}
+
 /** What `fail()` did with a scripted failure. */
 export interface ScriptedFailure {
   applies_to: "in_flight" | "next";
@@ -58,12 +64,15 @@ export interface ScriptedFailure {
  */
 export class Lifecycle {
   private readonly inFlight: Collection<InFlight>;
+  /** Every status each revision entered while the mock ran, in order: build and deploy logs follow it. */
+  private readonly history: Collection<readonly Transition[]>;
 
   constructor(
     private readonly ctx: MockContext,
     private readonly store: DeploymentStore,
   ) {
     this.inFlight = ctx.store.collection<InFlight>("deployment_lifecycles");
+    this.history = ctx.store.collection<readonly Transition[]>("revision_history");
     ctx.clock.onChange((now, cause) => {
       if (ctx.lifecycle === "timed") this.catchUp();
       else if (ctx.lifecycle === "manual" && (cause === "advance" || cause === "set")) {
@@ -95,6 +104,7 @@ export class Lifecycle {
     const revision: Revision = { id: this.ctx.random.uuid4(), created_at: stamp, updated_at: stamp, status: "CREATING", source, source_revision_config: config };
     const meta = this.store.metaOf(deploymentId);
     this.store.setRevision({ deployment_id: deploymentId, remote_reconciled: false, revision });
+    this.history.set(revision.id, [{ status: "CREATING", at: now }]);
     this.store.setMeta(deploymentId, { ...meta, revision_ids: [revision.id, ...meta.revision_ids], fail_next_at: null });
     const deployment = this.store.deployments.get(deploymentId);
     if (deployment) this.store.update({ ...deployment, latest_revision_id: revision.id, source_revision_config: config, updated_at: stamp });
@@ -110,6 +120,7 @@ export class Lifecycle {
     const path = pathFor(source);
     const entry: InFlight = { deployment_id: deploymentId, revision_id: revisionId, path, step: Math.max(0, path.indexOf(status)), since, fail_at: failAt };
     this.inFlight.set(deploymentId, entry);
+    if (!this.history.has(revisionId)) this.history.set(revisionId, [{ status: entry.path[entry.step] as RevisionStatus, at: since }]);
     if (this.ctx.lifecycle === "immediate") this.move(entry, Infinity, () => since);
   }
 
@@ -145,11 +156,17 @@ export class Lifecycle {
     this.inFlight.delete(deploymentId);
   }
 
+  /** The statuses a revision entered while the mock ran (none for a revision that settled before it started). */
+  historyOf(revisionId: string): readonly Transition[] {
+    return this.history.get(revisionId) ?? [];
+  }
+
   private interrupt(deploymentId: string, at: number): void {
     const entry = this.inFlight.get(deploymentId);
     if (!entry) return;
     this.inFlight.delete(deploymentId);
     this.settle(entry, "INTERRUPTED", at);
+    this.recordHistory(entry.revision_id, [{ status: "INTERRUPTED", at }]);
   }
 
   /** Takes up to `steps` steps; `at(k)` is the instant of the k-th. Writes the outcome once. */
@@ -159,6 +176,7 @@ export class Lifecycle {
     let status = entry.path[step] as RevisionStatus;
     let when = entry.since;
     let done = false;
+    const entered: Transition[] = [];
     for (let k = 1; k <= steps && !done; k++) {
       when = at(k);
       const failure = entry.fail_at === status ? FAILURE_AT[status] : undefined;
@@ -170,10 +188,16 @@ export class Lifecycle {
         status = entry.path[step] as RevisionStatus;
         done = status === "DEPLOYED";
       }
+      entered.push({ status, at: when });
     }
+    this.recordHistory(entry.revision_id, entered);
     if (done) this.inFlight.delete(entry.deployment_id);
     else this.inFlight.set(entry.deployment_id, { ...entry, step, since: when });
     this.settle(entry, status, when);
+  }
+
+  private recordHistory(revisionId: string, entered: readonly Transition[]): void {
+    if (entered.length) this.history.set(revisionId, [...this.historyOf(revisionId), ...entered]);
   }
 
   /**

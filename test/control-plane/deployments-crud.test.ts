@@ -276,11 +276,13 @@ describe("PATCH /v2/deployments/{id}", () => {
 
   it("revision_source moves a deployment between remote and local builds, as the CLI does, keeping its own source_config", async () => {
     const app = newApp();
-    const create = { name: "cli-src", source: "internal_source", source_config: { deployment_type: "dev" }, source_revision_config: { langgraph_config_path: "langgraph.json" }, secrets: [] };
+    const create = { name: "cli-src", source: "internal_source", source_config: { deployment_type: "dev" }, source_revision_config: {}, secrets: [] };
     const d = (await request(app).post("/v2/deployments").send(create).expect(201)).body;
+    const upload = (await request(app).post(`/v2/deployments/${d.id}/upload-url`).expect(200)).body;
+    await request(app).put(new URL(upload.upload_url).pathname + new URL(upload.upload_url).search).send(Buffer.from("tarball")).expect(200);
     await request(app)
       .patch(`/v2/deployments/${d.id}`)
-      .send({ revision_source: "internal_source", source_revision_config: { source_tarball_path: "uploads/1/source.tar.gz", langgraph_config_path: "langgraph.json" }, source_config: { install_command: "npm ci" }, secrets: [] })
+      .send({ revision_source: "internal_source", source_revision_config: { source_tarball_path: upload.object_path, langgraph_config_path: "langgraph.json" }, source_config: { install_command: "npm ci" }, secrets: [] })
       .expect(200);
     const image = "registry.test/acme/cli-src:latest";
     const local = await request(app)
@@ -293,7 +295,6 @@ describe("PATCH /v2/deployments/{id}", () => {
     const revisions = (await request(app).get(`/v2/deployments/${d.id}/revisions`).expect(200)).body.resources;
     expect(revisions.map((r: { source: string; status: string }) => [r.source, r.status])).toEqual([
       ["internal_docker", "DEPLOYED"],
-      ["internal_source", "DEPLOYED"],
       ["internal_source", "DEPLOYED"],
     ]);
   });
