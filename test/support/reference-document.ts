@@ -11,7 +11,7 @@ const REFERENCE = fileURLToPath(new URL("../../../shared/reference/", import.met
  * and a check of a response body against the schema the document declares for that status.
  */
 export class ReferenceDocument {
-  readonly doc: { paths: Record<string, Record<string, { operationId?: string; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
+  readonly doc: { paths: Record<string, Record<string, { operationId?: string; responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown }> }> }>> };
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   private readonly compiled = new Map<string, ValidateFunction>();
 
@@ -34,6 +34,8 @@ export class ReferenceDocument {
     const response = op.responses[String(status)] ?? op.responses.default;
     if (!response) return [`${operation} → ${status} is not a documented status (${Object.keys(op.responses).join(", ")})`];
     const schema = response.content?.["application/json"]?.schema;
+    const example = response.content?.["application/json"]?.example;
+    if (schema === undefined && example !== undefined) return fitsExample(example, body).map((problem) => `${operation} → ${status}: ${problem}`);
     if (schema === undefined) return body === undefined || body === "" || (typeof body === "object" && body !== null && Object.keys(body).length === 0) ? [] : [`${operation} → ${status} documents no body`];
     const key = `${operation} ${status}`;
     let validate = this.compiled.get(key);
@@ -44,4 +46,25 @@ export class ReferenceDocument {
     }
     return validate(body) ? [] : (validate.errors ?? []).map((e) => `${operation} → ${status}: ${e.instancePath || "/"} ${e.message}`);
   }
+}
+
+/**
+ * A response the document gives only as an example (`{"detail": "Listener ID {listener_id} not
+ * found."}`): the body must have the same keys and JSON types, and a text with `{placeholders}` must
+ * read the same with any value in their place. A text without placeholders ("Error description.") is
+ * the document's stand-in and only has to be a text.
+ */
+function fitsExample(example: unknown, body: unknown, at = ""): string[] {
+  if (typeof example === "string") {
+    if (typeof body !== "string") return [`${at || "/"} should be a string`];
+    if (!/\{[a-z_]+\}/.test(example)) return [];
+    const pattern = new RegExp(`^${example.split(/\{[a-z_]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".+")}$`);
+    return pattern.test(body) ? [] : [`${at || "/"} "${body}" does not read as the documented "${example}"`];
+  }
+  if (example === null || typeof example !== "object" || Array.isArray(example)) return typeof body === typeof example ? [] : [`${at || "/"} should be ${typeof example}`];
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return [`${at || "/"} should be an object`];
+  const keys = Object.keys(example).sort();
+  const got = Object.keys(body).sort();
+  if (keys.join() !== got.join()) return [`${at || "/"} has keys ${got.join(", ")}, documented ${keys.join(", ")}`];
+  return keys.flatMap((key) => fitsExample((example as Record<string, unknown>)[key], (body as Record<string, unknown>)[key], `${at}/${key}`));
 }
