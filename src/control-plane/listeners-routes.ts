@@ -4,26 +4,12 @@ import { object, route, UUID, type RouteSpec } from "../http/route.js";
 import { controlPlaneErrors } from "./errors.js";
 import { page } from "./deployments-query.js";
 import type { Tenancy } from "./tenancy.js";
+import type { Listener, ListenerCreateRequest, ListenerListQuery, ListenerPatchRequest } from "../schemas/types.gen.js";
 import { TENANT_HEADER, type TenantHeader } from "./tenant-header.js";
 
 const SCHEMA = "control-plane/listener.json#/$defs/";
 const LISTENER = `${SCHEMA}Listener`;
 const LISTENER_PATH = object({ listener_id: UUID });
-
-interface ComputeConfig {
-  k8s_namespaces?: string[] | null;
-}
-
-/** The wire record (control-plane/listener.json#/$defs/Listener). */
-export interface Listener {
-  version: string | null;
-  compute_type: "k8s";
-  compute_id: string;
-  compute_config: ComputeConfig;
-  id: string;
-  created_at: string;
-  updated_at: string;
-}
 
 /** A listener and the workspace it belongs to (the record has no field for it). */
 interface ListenerEntry {
@@ -31,17 +17,8 @@ interface ListenerEntry {
   listener: Listener;
 }
 
-interface CreateBody {
-  version?: string | null;
-  compute_type: "k8s";
-  compute_id: string;
-  compute_config: ComputeConfig;
-}
-
-interface PatchBody {
-  version?: string | null;
-  compute_config?: ComputeConfig | null;
-}
+/** The list query after validation: defaults filled in. */
+type ListQuery = ListenerListQuery & { limit: number; offset: number };
 
 /**
  * `/v2/listeners` (control-plane-notes §8): list (newest first), create, get, patch and delete, scoped
@@ -64,7 +41,7 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
   };
 
   return [
-    route<{ query: { limit: number; offset: number }; headers: TenantHeader }>({
+    route<{ query: ListQuery; headers: TenantHeader }>({
       name: "listeners.list",
       method: "GET",
       path: "/v2/listeners",
@@ -79,7 +56,7 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
         return page(own, undefined, query);
       },
     }),
-    route<{ headers: TenantHeader; body: CreateBody }>({
+    route<{ headers: TenantHeader; body: ListenerCreateRequest }>({
       name: "listeners.create",
       method: "POST",
       path: "/v2/listeners",
@@ -114,7 +91,7 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
       responses: { 200: LISTENER },
       handler: ({ params, headers }) => requireListener(workspaceOf(headers), params.listener_id),
     }),
-    route<{ params: { listener_id: string }; headers: TenantHeader; body: PatchBody }>({
+    route<{ params: { listener_id: string }; headers: TenantHeader; body: ListenerPatchRequest }>({
       name: "listeners.update",
       method: "PATCH",
       path: "/v2/listeners/{listener_id}",
@@ -128,7 +105,7 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
         // Null means "leave as is", as for deployments' patch fields.
         const listener: Listener = {
           ...current,
-          version: body.version ?? current.version,
+          version: body.version ?? current.version ?? null,
           compute_config: body.compute_config ? { k8s_namespaces: body.compute_config.k8s_namespaces ?? null } : current.compute_config,
           updated_at: formatTimestamp(ctx.clock.now()),
         };

@@ -1,16 +1,11 @@
+import type { LogEntry, LogsRequest as LogsRequestInput } from "../schemas/types.gen.js";
 import { SOURCE_RULES } from "./deployments-rules.js";
 import type { ConfigObject, Revision, RevisionStatus } from "./deployments-store.js";
 import { FAILURE_AT, pathFor, type Transition } from "./lifecycle.js";
 
-export type LogLevel = "DEBUG" | "INFO" | "WARNING" | "ERROR" | "CRITICAL";
-
-/** One line of a build or deploy log (control-plane/logs.json#/$defs/LogEntry). */
-export interface LogLine {
-  id: string;
-  timestamp: number;
-  level: LogLevel;
-  message: string;
-}
+/** One line of a build or deploy log. */
+export type LogLine = LogEntry;
+type LogLevel = LogEntry["level"];
 
 /** Lines written while a step runs are this far apart, so a poll during a long step sees them arrive. */
 const LINE_GAP_MS = 1000;
@@ -107,16 +102,8 @@ class LogWriter {
   }
 }
 
-/** What a logs request selects (control-plane/logs.json#/$defs/LogsRequest, validated). */
-export interface LogsRequest {
-  order: "asc" | "desc";
-  limit: number;
-  offset?: string | null;
-  level?: string | null;
-  query?: string | null;
-  start_time?: string | null;
-  end_time?: string | null;
-}
+/** What a logs request selects, after validation: defaults filled in. */
+export type LogsRequest = LogsRequestInput & { order: "asc" | "desc"; limit: number };
 
 /**
  * One page of lines: filtered (level, text, time window), ordered by time, from `offset`. The next

@@ -137,6 +137,12 @@ export type DeploymentStatus = "AWAITING_DATABASE" | "READY" | "UNUSED" | "AWAIT
  */
 export type DeploymentType = "dev_free" | "dev" | "prod";
 /**
+ * The compute type of the listener.
+ *
+ * This cannot be changed (`PUT`) once the listener is created.
+ */
+export type ComputeType = "k8s";
+/**
  * Any error a fixture MCP server answers with: an OAuth error, or the mock's plain 404 for an unknown server.
  */
 export type FixtureServerError = OAuthError | HTTPError;
@@ -1040,6 +1046,37 @@ export interface AdminError {
   detail: string | LoadProblem[] | ValidationIssue[];
 }
 /**
+ * Answer of `POST /v2/deployments/{deployment_id}/push-token`: credentials to push the deployment's image (`docker login -u oauth2accesstoken --password-stdin <registry host>`).
+ */
+export interface PushToken {
+  /**
+   * Registry password (user `oauth2accesstoken`).
+   */
+  token: string;
+  /**
+   * Registry and repository prefix; the CLI pushes `<registry_url>/<name>:<tag>`.
+   */
+  registry_url: string;
+}
+/**
+ * Answer of `POST /v2/deployments/{deployment_id}/upload-url`: a signed URL to PUT the source tarball to, and the object path to send as `source_revision_config.source_tarball_path` afterwards.
+ */
+export interface UploadUrl {
+  upload_url: string;
+  object_path: string;
+}
+export interface UploadPath {
+  upload_id: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The signature of an upload URL.
+ */
+export interface UploadQuery {
+  signature: string;
+  [k: string]: unknown | undefined;
+}
+/**
  * Deployment resource.
  */
 export interface Deployment {
@@ -1872,6 +1909,155 @@ export interface Integration {
   name: string;
 }
 /**
+ * Listener resource.
+ */
+export interface Listener {
+  /**
+   * The version of the listener.
+   */
+  version?: string | null;
+  compute_type: ComputeType;
+  /**
+   * User assigned unique ID of the compute infrastructure for the listener.
+   *
+   * For example, if `compute_type` is `k8s`, then the user may set this field to the Kubernetes cluster name. This cannot be changed (`PUT`) once the listener is created.
+   */
+  compute_id: string;
+  compute_config: ListenerComputeConfig;
+  /**
+   * System assigned ID of the listener.
+   *
+   * This is a read-only field.
+   */
+  id: string;
+  /**
+   * The creation time of the listener.
+   *
+   * This is a read-only field.
+   */
+  created_at: string;
+  /**
+   * The last update time of the listener.
+   *
+   * This is a read-only field.
+   */
+  updated_at: string;
+}
+/**
+ * Fields for a listener that are specific to `compute_type`.
+ *
+ * All fields are nullable, but are validated based on `compute_type`.
+ */
+export interface ListenerComputeConfig {
+  /**
+   * A list of Kubernetes namespaces to which the listener is configured for.
+   *
+   * Only applicable for `k8s` compute type.
+   */
+  k8s_namespaces?: string[] | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Request body for creating a listener.
+ *
+ * A listener must have a unique combination of `workspace_id` and `compute_id`.
+ */
+export interface ListenerCreateRequest {
+  /**
+   * The version of the listener.
+   */
+  version?: string | null;
+  compute_type: ComputeType;
+  /**
+   * User assigned unique ID of the compute infrastructure for the listener.
+   */
+  compute_id: string;
+  compute_config: ListenerComputeConfig;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Request body for patching a listener.
+ */
+export interface ListenerPatchRequest {
+  /**
+   * The version of the listener.
+   */
+  version?: string | null;
+  compute_config?: ListenerComputeConfig | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Page of listeners returned by `GET /v2/listeners` (newest first).
+ */
+export interface ListenersList {
+  resources: Listener[];
+  /**
+   * Pagination offset. Pass this value to subsequent requests to fetch the next page.
+   */
+  offset: number;
+}
+export interface ListenerListQuery {
+  /**
+   * Maximum number of resources to return.
+   */
+  limit?: number;
+  /**
+   * Pagination offset. Pass this value to subsequent requests to fetch the next page of resources.
+   */
+  offset?: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Which lines to return. The CLI sends `{"order": "asc", "limit": 50, "offset"?}` while a build runs and `{"order": "desc", "limit": n, "level"?, "query"?, "start_time"?, "end_time"?}` for `deploy logs`.
+ */
+export interface LogsRequest {
+  /**
+   * By timestamp: oldest first (`asc`) or newest first (`desc`).
+   */
+  order?: "asc" | "desc";
+  limit?: number;
+  /**
+   * A `next_offset` of an earlier page with the same filters and order: the lines after it.
+   */
+  offset?: string | null;
+  /**
+   * Only lines of this level (`DEBUG`, `INFO`, `WARNING`, `ERROR`, `CRITICAL`), case-insensitive.
+   */
+  level?: string | null;
+  /**
+   * Only lines whose message contains this text, case-insensitive.
+   */
+  query?: string | null;
+  /**
+   * Only lines at or after this instant.
+   */
+  start_time?: string | null;
+  /**
+   * Only lines before this instant.
+   */
+  end_time?: string | null;
+  [k: string]: unknown | undefined;
+}
+export interface LogEntry {
+  /**
+   * Stable per line (the CLI's `--follow` de-duplicates by it).
+   */
+  id: string;
+  /**
+   * Milliseconds since the epoch, on the mock's clock.
+   */
+  timestamp: number;
+  level: "DEBUG" | "INFO" | "WARNING" | "ERROR" | "CRITICAL";
+  message: string;
+}
+export interface LogsPage {
+  logs: LogEntry[];
+  /**
+   * Send it as `offset` for the lines after this page. Always present: at the end it names the end, so a build's log polled with it shows only lines that appeared since.
+   */
+  next_offset: string;
+}
+/**
  * OAuth 2.0 protected resource metadata (RFC 9728), at `/.well-known/oauth-protected-resource<path>` of the MCP server.
  */
 export interface ProtectedResourceMetadata {
@@ -2200,6 +2386,10 @@ export interface FixtureFile {
     id: string;
     name?: string;
     default?: boolean;
+    /**
+     * Whether the workspace may use /v2/listeners (a self-hosted enterprise plan). Default true; false makes every listener request 403.
+     */
+    listeners?: boolean;
   }[];
   /**
    * OAuth provider records (control-plane/oauth-provider.json#/$defs/OAuthProvider), plus an optional client_secret which is stored but never returned.
