@@ -16,6 +16,10 @@ export interface RecorderOptions {
   port?: number;
   host?: string;
   format?: "yaml" | "json";
+  /** Told each time a file is written (the CLI prints it). */
+  onFile?: (file: string) => void;
+  /** Told when a run could not be written (an unwritable folder); the proxy keeps forwarding. */
+  onError?: (err: Error) => void;
 }
 
 export interface Recorder {
@@ -52,7 +56,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   /** Runs that ended and are being written (an interrupted one first asks for its thread's state). */
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
-    const done = work.catch(() => undefined).finally(() => inFlight.delete(done));
+    const done = work.catch((err: unknown) => options.onError?.(err as Error)).finally(() => inFlight.delete(done));
     inFlight.add(done);
   };
   const settled = async () => {
@@ -91,7 +95,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const finish = async (run: RecordedRun, clientHeaders: IncomingHttpHeaders) => {
     const interrupted = run.events.some((e) => isPlainObject(e.data) && "__interrupt__" in e.data) || (isPlainObject(run.body) && "__interrupt__" in run.body);
     if (interrupted && run.threadId !== null) run.interruptNode = await interruptNode(run.threadId, clientHeaders);
-    await writer.add(run);
+    // Written first: an optional call skips evaluating its argument when there is no listener.
+    const file = await writer.add(run);
+    options.onFile?.(file);
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
@@ -109,6 +115,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       }
     }
     let clientGone = false;
+    // A run is "in flight" from its request on, so settled() also waits for streams still open.
+    let exchangeOver: () => void = () => undefined;
+    if (runRoute || pending) track(new Promise<void>((resolve) => (exchangeOver = resolve)));
     const upstream = forward(
       req,
       body,
@@ -128,6 +137,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         const done = (cut: boolean) => {
           if (ended) return;
           ended = true;
+          exchangeOver();
           // A cut upstream stream is cut for the client too: the recording and the client see the same end.
           if (cut) res.destroy();
           else res.end();
@@ -173,6 +183,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         answer.on("close", () => done(!answer.complete));
       },
       (err) => {
+        exchangeOver();
         if (res.headersSent) res.destroy();
         else {
           res.writeHead(502, { "content-type": "application/json" });

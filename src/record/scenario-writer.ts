@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { stringify } from "yaml";
 import { isPlainObject, omit } from "../core/json.js";
 import { IdTemplates, type RunIds } from "./id-templates.js";
@@ -162,14 +162,15 @@ export class ScenarioWriter {
     const text =
       this.options.format === "json"
         ? `${JSON.stringify(body, null, 2)}\n`
-        : `# Recorded by agent-platform-mock record (docs/recording.md): edit freely, then check with\n# agent-platform-mock validate ${recording.file}\n${stringify(body, { aliasDuplicateObjects: false, lineWidth: 120 })}`;
+        : `# Recorded by agent-platform-mock record (docs/recording.md): edit freely, then check with\n# agent-platform-mock validate ${basename(recording.file)}\n${stringify(body, { aliasDuplicateObjects: false, lineWidth: 120 })}`;
     await writeFile(recording.file, text);
     return recording.file;
   }
 }
 
 function withDelay(event: { event: string; data: unknown }, delay: number): Turn["events"][number] {
-  return delay > 0 ? { ...event, delay_ms: delay } : event;
+  // delay_ms before data: it reads as "wait, then send".
+  return delay > 0 ? { event: event.event, delay_ms: delay, data: event.data } : event;
 }
 
 /** The value of an `__interrupt__` chunk (`{"__interrupt__": [{value, id}]}`), or undefined. */
