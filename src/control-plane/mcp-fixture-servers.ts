@@ -97,12 +97,13 @@ export class McpFixtureServers {
 
   /**
    * Answers a request to one of the fixture endpoints without the network (see mcp-fetch.ts), as the
-   * mounted route would; an unknown path is the mock's 404.
+   * mounted route would; an unknown path is the mock's 404. `authorization` is the header a token
+   * request authenticates with (client_secret_basic).
    */
-  respond(base: string, method: string, url: URL, body: unknown): FixtureAnswer {
+  respond(base: string, method: string, url: URL, body: unknown, authorization?: string): FixtureAnswer {
     for (const route of this.routes) {
       const match = route.method === method.toUpperCase() ? route.pattern.exec(url.pathname) : null;
-      if (match) return this.dispatch(route.answer, decodeURIComponent(match[1] as string), base, Object.fromEntries(url.searchParams), body, undefined);
+      if (match) return this.dispatch(route.answer, decodeURIComponent(match[1] as string), base, Object.fromEntries(url.searchParams), body, authorization);
     }
     return mcpFixtureErrors.notFound();
   }
