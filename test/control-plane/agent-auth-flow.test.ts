@@ -15,7 +15,8 @@ describe("the agent-auth flow over HTTP", () => {
   });
   afterAll(() => mock.close());
 
-  const json = async (method: string, path: string, body?: unknown) => {
+  type Json = any; // response bodies are read as loose JSON
+  const json = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> => {
     const res = await fetch(`${mock.url}${path}`, {
       method,
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
@@ -25,7 +26,7 @@ describe("the agent-auth flow over HTTP", () => {
   };
 
   /** Follows redirects from `url` as a browser does (no API key), returning each hop and the last answer. */
-  const browse = async (url: string) => {
+  const browse = async (url: string): Promise<{ hops: string[]; status: number; body: Json }> => {
     const hops: string[] = [];
     let next = url;
     for (;;) {
