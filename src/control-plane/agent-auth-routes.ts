@@ -1,4 +1,4 @@
-import { object, route, type RouteSpec } from "../http/route.js";
+import { object, route, type RequestScope, type RouteSpec } from "../http/route.js";
 import type { AgentAuth, AuthenticateRequest, CallbackInput } from "./agent-auth.js";
 import { tokenEndpointFetch } from "./auth-token-exchange.js";
 import type { McpFixtureServers } from "./mcp-fixture-servers.js";
@@ -15,8 +15,8 @@ type CallbackQuery = Omit<CallbackInput, "providerId">;
  * setup URL are public: a browser arrives there from the provider's redirect, without the API key.
  */
 export function agentAuthRoutes(auth: AgentAuth, mcpServers: McpFixtureServers): RouteSpec[] {
-  const finish = async (input: CallbackInput, fetcher: ReturnType<typeof tokenEndpointFetch>) => {
-    const { flow, token } = await auth.callback(input, fetcher);
+  const finish = async (input: CallbackInput, scope: RequestScope) => {
+    const { flow, token } = await auth.callback(input, scope.baseUrl, tokenEndpointFetch(scope, mcpServers));
     return { status: "completed", provider_id: flow.provider_id, auth_id: flow.auth_id, token_id: token.id };
   };
 
@@ -37,7 +37,7 @@ export function agentAuthRoutes(auth: AgentAuth, mcpServers: McpFixtureServers):
       query: `${SCHEMA}OAuthCallbackQuery`,
       responses: { 200: RESULT },
       public: true,
-      handler: ({ params, query, scope }) => finish({ providerId: params.provider_id, ...query }, tokenEndpointFetch(scope, mcpServers)),
+      handler: ({ params, query, scope }) => finish({ providerId: params.provider_id, ...query }, scope),
     }),
     route<{ params: { provider_id: string }; body: { code: string; state: string } }>({
       name: "auth.callback_finalize",
@@ -46,7 +46,7 @@ export function agentAuthRoutes(auth: AgentAuth, mcpServers: McpFixtureServers):
       params: PROVIDER_PATH,
       body: `${SCHEMA}OAuthFinalizeRequest`,
       responses: { 200: RESULT },
-      handler: ({ params, body, scope }) => finish({ providerId: params.provider_id, code: body.code, state: body.state }, tokenEndpointFetch(scope, mcpServers)),
+      handler: ({ params, body, scope }) => finish({ providerId: params.provider_id, code: body.code, state: body.state }, scope),
     }),
     route<{ params: { provider_id: string }; query: CallbackQuery & { setup_action?: string; installation_id?: number } }>({
       name: "auth.setup",
@@ -63,7 +63,7 @@ export function agentAuthRoutes(auth: AgentAuth, mcpServers: McpFixtureServers):
           return { status: "updated", provider_id: params.provider_id, auth_id: null, token_id: null };
         }
         const { code, state, error, error_description } = query;
-        return finish({ providerId: params.provider_id, code, state, error, error_description }, tokenEndpointFetch(scope, mcpServers));
+        return finish({ providerId: params.provider_id, code, state, error, error_description }, scope);
       },
     }),
     route<{ params: { auth_id: string }; query: { timeout: number } }>({

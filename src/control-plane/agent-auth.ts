@@ -4,7 +4,7 @@ import { formatTimestamp } from "../core/clock.js";
 import type { RequestScope } from "../http/route.js";
 import { controlPlaneErrors } from "./errors.js";
 import { API_KEY_USER_ID, type AgentAuthStore, type AuthFlow, type StoredToken } from "./agent-auth-store.js";
-import { requestToken, type TokenEndpointFetch, type TokenGrant } from "./auth-token-exchange.js";
+import { requestToken, type TokenClient, type TokenEndpointFetch, type TokenGrant } from "./auth-token-exchange.js";
 import type { ProviderStore, StoredProvider } from "./providers-store.js";
 import type { Tenancy } from "./tenancy.js";
 
@@ -90,13 +90,13 @@ export class AgentAuth {
       if (agentId !== null && !this.isConnected(agentId, existing)) {
         return answer("connection_required", { metadata: { provider_id: provider.provider_id, token_id: existing.id, agent_id: agentId } });
       }
-      const live = this.isExpired(existing) ? await this.refresh(provider, existing, fetcher) : existing;
+      const live = this.isExpired(existing) ? await this.refresh(provider, existing, scope.baseUrl, fetcher) : existing;
       if (live) return answer("completed", { token: live.access_token, metadata: tokenMetadata(live) });
       const flow = this.startFlow(provider, userId, agentId, body.scopes, body.is_default, existing.id, scope);
-      return answer("token_expired", { url: authorizationUrl(provider, flow), auth_id: flow.auth_id });
+      return answer("token_expired", { url: authorizationUrl(provider, flow, scope.baseUrl), auth_id: flow.auth_id });
     }
     const flow = this.startFlow(provider, userId, agentId, body.scopes, body.is_default, named?.id ?? null, scope);
-    return answer("pending", { url: authorizationUrl(provider, flow), auth_id: flow.auth_id });
+    return answer("pending", { url: authorizationUrl(provider, flow, scope.baseUrl), auth_id: flow.auth_id });
   }
 
   /**
@@ -104,7 +104,7 @@ export class AgentAuth {
    * at the token endpoint and stores the token (connecting it to the flow's agent). A provider error
    * ends the flow; a failed exchange too (the code is spent either way).
    */
-  async callback(input: CallbackInput, fetcher: TokenEndpointFetch): Promise<{ flow: AuthFlow; token: StoredToken }> {
+  async callback(input: CallbackInput, base: string, fetcher: TokenEndpointFetch): Promise<{ flow: AuthFlow; token: StoredToken }> {
     if (input.state === undefined) throw controlPlaneErrors.authCodeMissing();
     const flow = this.pendingFlow(input.state);
     if (!flow || flow.provider_id !== input.providerId) throw controlPlaneErrors.authStateInvalid();
@@ -115,13 +115,13 @@ export class AgentAuth {
     }
     if (input.code === undefined) throw controlPlaneErrors.authCodeMissing();
     const grant = { grant_type: "authorization_code", code: input.code, redirect_uri: flow.redirect_uri, ...(flow.code_verifier ? { code_verifier: flow.code_verifier } : {}) };
-    const outcome = await requestToken(provider, grant, fetcher);
+    const outcome = await requestToken(tokenClient(provider, base), grant, fetcher);
     // Another callback with the same state may have finished the flow while this one was on the network.
     const current = this.pendingFlow(flow.auth_id);
     if (!current) throw controlPlaneErrors.authStateInvalid();
     if (!outcome.ok) {
       this.store.flows.set(flow.auth_id, { ...current, status: "failed" });
-      throw controlPlaneErrors.tokenExchangeFailed(provider.token_url, outcome.why);
+      throw controlPlaneErrors.tokenExchangeFailed(onOrigin(provider.token_url, base), outcome.why);
     }
     const token = this.saveToken(current, outcome.grant);
     if (current.agent_id !== null) this.connect(current.agent_id, token, current.user_id);
@@ -186,9 +186,9 @@ export class AgentAuth {
   }
 
   /** RFC 6749 §6 at the provider's token endpoint; undefined when there is no refresh token or it is refused. */
-  private async refresh(provider: StoredProvider, token: StoredToken, fetcher: TokenEndpointFetch): Promise<StoredToken | undefined> {
+  private async refresh(provider: StoredProvider, token: StoredToken, base: string, fetcher: TokenEndpointFetch): Promise<StoredToken | undefined> {
     if (token.refresh_token === null) return undefined;
-    const outcome = await requestToken(provider, { grant_type: "refresh_token", refresh_token: token.refresh_token }, fetcher);
+    const outcome = await requestToken(tokenClient(provider, base), { grant_type: "refresh_token", refresh_token: token.refresh_token }, fetcher);
     const current = this.store.tokens.get(token.id);
     if (!outcome.ok || !current) return undefined;
     const { grant } = outcome;
@@ -282,9 +282,10 @@ export class AgentAuth {
 }
 
 /** The provider's authorization URL for a flow (RFC 6749 §4.1.1, RFC 7636 §4.3), keeping the URL's own query. */
-export function authorizationUrl(provider: StoredProvider, flow: AuthFlow): string {
-  if (!URL.canParse(provider.auth_url)) throw controlPlaneErrors.providerUrlInvalid(provider.provider_id, "auth_url", provider.auth_url);
-  const url = new URL(provider.auth_url);
+export function authorizationUrl(provider: StoredProvider, flow: AuthFlow, base: string): string {
+  const authUrl = onOrigin(provider.auth_url, base);
+  if (!URL.canParse(authUrl)) throw controlPlaneErrors.providerUrlInvalid(provider.provider_id, "auth_url", provider.auth_url);
+  const url = new URL(authUrl);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", provider.client_id);
   url.searchParams.set("redirect_uri", flow.redirect_uri);
@@ -296,6 +297,18 @@ export function authorizationUrl(provider: StoredProvider, flow: AuthFlow): stri
     url.searchParams.set("code_challenge_method", method);
   }
   return url.href;
+}
+
+/**
+ * A provider URL written as a path (`/_fixtures/mcp/<slug>/token`) is on the mock's own origin: fixture
+ * files cannot know the port a test server will listen on.
+ */
+function onOrigin(url: string, base: string): string {
+  return url.startsWith("/") && !url.startsWith("//") ? new URL(url, base).href : url;
+}
+
+function tokenClient(provider: StoredProvider, base: string): TokenClient {
+  return { ...provider, token_url: onOrigin(provider.token_url, base) };
 }
 
 function tokenMetadata(token: StoredToken): Record<string, unknown> {

@@ -170,3 +170,57 @@ describe("the agent-auth flow over HTTP", () => {
     expect(calls.map((r) => (r.body as { grant_type: string }).grant_type)).toEqual(["refresh_token"]);
   });
 });
+
+describe("the agent-auth flow against a fixture provider", () => {
+  // A provider of the oauth_providers fixtures whose OAuth server is a fixture server with a client
+  // registered in advance. Paths stand for the mock's own origin, whose port the fixtures cannot know.
+  const fixtures = {
+    mcp_servers: [
+      {
+        slug: "acme-sso",
+        dynamic_registration: false,
+        scopes: ["profile", "email"],
+        clients: [{ client_id: "acme-app", client_secret: "s3cret", token_endpoint_auth_method: "client_secret_basic", redirect_uris: ["/v2/auth/callback/acme"] }],
+      },
+    ],
+    oauth_providers: [
+      {
+        provider_id: "acme",
+        name: "Acme SSO",
+        client_id: "acme-app",
+        client_secret: "s3cret",
+        auth_url: "/_fixtures/mcp/acme-sso/authorize",
+        token_url: "/_fixtures/mcp/acme-sso/token",
+        uses_pkce: true,
+        code_challenge_method: "S256",
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+    ],
+  };
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await startMockServer({ port: 0, seed: 12, fixtures });
+  });
+  afterAll(() => mock.close());
+
+  it("authenticate → authorize → callback → wait, with PKCE and client_secret_basic", async () => {
+    const post = (path: string, body: unknown) => fetch(`${mock.url}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const started = (await (await post("/v2/auth/authenticate", { provider: "acme", scopes: ["profile"] })).json()) as { url: string; auth_id: string };
+    expect(started.url.startsWith(`${mock.url}/_fixtures/mcp/acme-sso/authorize?response_type=code&client_id=acme-app&redirect_uri=`)).toBe(true);
+
+    // The browser: the fixture server approves and redirects to the callback, which answers.
+    const authorize = await fetch(started.url, { redirect: "manual" });
+    expect(authorize.status).toBe(302);
+    const callback = new URL(authorize.headers.get("location") as string);
+    expect(callback.origin + callback.pathname).toBe(`${mock.url}/v2/auth/callback/acme`);
+    const done = await fetch(callback, { redirect: "manual" });
+    expect(done.status).toBe(200);
+    expect(await done.json()).toMatchObject({ status: "completed", provider_id: "acme", auth_id: started.auth_id });
+
+    const waited = await (await fetch(`${mock.url}/v2/auth/wait/${started.auth_id}`)).json();
+    expect(waited).toEqual({ status: "completed", token: expect.any(String) });
+    const exchange = mock.requests({ path: "/_fixtures/mcp/acme-sso/token" })[0];
+    expect(exchange?.headers.authorization).toBe(`Basic ${Buffer.from("acme-app:s3cret").toString("base64")}`);
+    expect(exchange?.body).toMatchObject({ grant_type: "authorization_code", code_verifier: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+});

@@ -1,6 +1,6 @@
 import request from "supertest";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApp, mockOf } from "../../src/index.js";
+import { createApp, LoadError, mockOf } from "../../src/index.js";
 
 const BASE = "http://mock.test";
 
@@ -242,5 +242,39 @@ describe("agent auth", () => {
     mock.reset();
     await call("get", `/v2/auth/wait/${authId}`).expect(200, { status: "not_found", token: null });
     await call("get", "/v2/auth/tokens").expect(200, []);
+  });
+});
+
+describe("clients of the mcp_servers fixtures", () => {
+  it("are refused with file, pointer and reason when malformed or duplicated", () => {
+    let error: unknown;
+    try {
+      createApp({
+        seed: 1,
+        fixtures: {
+          mcp_servers: [
+            { slug: "a", clients: [{ client_id: "x", redirect_uris: ["ftp://nope"] }, { client_id: "y" }] },
+            { slug: "b", clients: [{ client_id: "z", redirect_uris: ["/v2/auth/callback/b"] }, { client_id: "z", redirect_uris: ["/cb"] }] },
+          ],
+        },
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(LoadError);
+    const at = "<fixtures object 1>";
+    expect((error as LoadError).problems).toEqual([
+      { file: at, pointer: "/mcp_servers/0/clients/0/redirect_uris/0", reason: 'must match pattern "^(/|https?://)"; got "ftp://nope"' },
+      { file: at, pointer: "/mcp_servers/0/clients/1/redirect_uris", reason: "required property is missing" },
+      { file: at, pointer: "/mcp_servers/1/clients/1/client_id", reason: 'duplicate client_id "z"' },
+    ]);
+  });
+
+  it("a redirect URI written as a path is accepted on the mock's own origin only", async () => {
+    const app = createApp({ seed: 1, fixtures: { mcp_servers: [{ slug: "s", code_challenge_methods: [], clients: [{ client_id: "c", redirect_uris: ["/v2/auth/callback/p"] }] }] } });
+    const authorize = (redirect: string) => request(app).get(`/_fixtures/mcp/s/authorize?response_type=code&client_id=c&redirect_uri=${encodeURIComponent(redirect)}`).set("Host", "mock.test");
+    const ok = await authorize("http://mock.test/v2/auth/callback/p").expect(302);
+    expect(ok.headers.location).toMatch(/^http:\/\/mock\.test\/v2\/auth\/callback\/p\?code=/);
+    await authorize("http://elsewhere.test/v2/auth/callback/p").expect(400);
   });
 });
