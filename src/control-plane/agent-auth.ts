@@ -11,6 +11,12 @@ import type { Tenancy } from "./tenancy.js";
 /** How long a started authorization waits for its callback (mock clock). */
 export const AUTH_FLOW_TTL_MS = 10 * 60_000;
 
+/**
+ * The longest `wait` (the older document's default). A seeded clock jumps over a wait, so an unbounded
+ * `timeout` could throw it years ahead.
+ */
+export const MAX_WAIT_SECONDS = 300;
+
 export interface AuthenticateRequest {
   user_id?: string | null;
   ls_user_id?: string | null;
@@ -146,7 +152,7 @@ export class AgentAuth {
     const now = read();
     if (now) return now;
     if (timeoutSeconds <= 0) return { status: "pending", token: null };
-    await this.sleepUntilWoken(authId, timeoutSeconds * 1000, signal);
+    await this.sleepUntilWoken(authId, Math.min(timeoutSeconds, MAX_WAIT_SECONDS) * 1000, signal);
     return read() ?? { status: "timeout", token: null };
   }
 

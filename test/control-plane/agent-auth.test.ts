@@ -148,6 +148,9 @@ describe("agent auth", () => {
       await call("get", `/v2/auth/wait/${started.body.auth_id}?timeout=0`).expect(200, { status: "pending", token: null });
       expect(mock.clock.now().getTime()).toBe(start);
       await call("get", `/v2/auth/wait/${started.body.auth_id}?timeout=soon`).expect(422);
+      // A huge timeout is capped at 300 s of mock time.
+      await call("get", `/v2/auth/wait/${started.body.auth_id}?timeout=100000000`).expect(200, { status: "timeout", token: null });
+      expect(mock.clock.now().getTime() - start).toBe(300_000);
     });
   });
 
