@@ -2,12 +2,13 @@ import { object, route, type RequestScope, type RouteSpec } from "../http/route.
 import type { AgentAuth, AuthenticateRequest, CallbackInput } from "./agent-auth.js";
 import { tokenEndpointFetch } from "./auth-token-exchange.js";
 import type { McpFixtureServers } from "./mcp-fixture-servers.js";
+import type { AuthWaitQuery, OAuthCallbackQuery, OAuthCallbackResult, OAuthFinalizeRequest, OAuthSetupQuery } from "../schemas/types.gen.js";
 
 const SCHEMA = "control-plane/agent-auth.json#/$defs/";
 const PROVIDER_PATH = object({ provider_id: { type: "string" } });
 const RESULT = `${SCHEMA}OAuthCallbackResult`;
 
-type CallbackQuery = Omit<CallbackInput, "providerId">;
+type CallbackQuery = OAuthCallbackQuery;
 
 /**
  * The agent-auth flow (control-plane-notes §4): authenticate, the provider's redirect (GET callback,
@@ -15,7 +16,7 @@ type CallbackQuery = Omit<CallbackInput, "providerId">;
  * setup URL are public: a browser arrives there from the provider's redirect, without the API key.
  */
 export function agentAuthRoutes(auth: AgentAuth, mcpServers: McpFixtureServers): RouteSpec[] {
-  const finish = async (input: CallbackInput, scope: RequestScope) => {
+  const finish = async (input: CallbackInput, scope: RequestScope): Promise<OAuthCallbackResult> => {
     const { flow, token } = await auth.callback(input, scope.baseUrl, tokenEndpointFetch(scope, mcpServers));
     return { status: "completed", provider_id: flow.provider_id, auth_id: flow.auth_id, token_id: token.id };
   };
@@ -39,7 +40,7 @@ export function agentAuthRoutes(auth: AgentAuth, mcpServers: McpFixtureServers):
       public: true,
       handler: ({ params, query, scope }) => finish({ providerId: params.provider_id, ...query }, scope),
     }),
-    route<{ params: { provider_id: string }; body: { code: string; state: string } }>({
+    route<{ params: { provider_id: string }; body: OAuthFinalizeRequest }>({
       name: "auth.callback_finalize",
       method: "POST",
       path: "/v2/auth/callback/{provider_id}",
@@ -48,7 +49,7 @@ export function agentAuthRoutes(auth: AgentAuth, mcpServers: McpFixtureServers):
       responses: { 200: RESULT },
       handler: ({ params, body, scope }) => finish({ providerId: params.provider_id, code: body.code, state: body.state }, scope),
     }),
-    route<{ params: { provider_id: string }; query: CallbackQuery & { setup_action?: string; installation_id?: number } }>({
+    route<{ params: { provider_id: string }; query: OAuthSetupQuery }>({
       name: "auth.setup",
       method: "GET",
       path: "/v2/auth/setup/{provider_id}",
@@ -60,13 +61,13 @@ export function agentAuthRoutes(auth: AgentAuth, mcpServers: McpFixtureServers):
         // A GitHub App installation the user changed on GitHub: nothing to exchange.
         if (query.setup_action === "update" && query.code === undefined && query.error === undefined) {
           auth.provider(params.provider_id);
-          return { status: "updated", provider_id: params.provider_id, auth_id: null, token_id: null };
+          return { status: "updated", provider_id: params.provider_id, auth_id: null, token_id: null } satisfies OAuthCallbackResult;
         }
         const { code, state, error, error_description } = query;
         return finish({ providerId: params.provider_id, code, state, error, error_description }, scope);
       },
     }),
-    route<{ params: { auth_id: string }; query: { timeout: number } }>({
+    route<{ params: { auth_id: string }; query: Required<AuthWaitQuery> }>({
       name: "auth.wait",
       method: "GET",
       path: "/v2/auth/wait/{auth_id}",

@@ -1,6 +1,7 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import type { Collection } from "../store/collection.js";
+import type { AgentConnectionResponse, OAuthTokenSummary } from "../schemas/types.gen.js";
 
 /**
  * The user the API key acts as: "the current user" of the token routes, and the default `user_id` of
@@ -78,7 +79,7 @@ export class AgentAuthStore {
 }
 
 /** `OAuthTokenSummary`: no secrets. */
-export function tokenSummary(token: StoredToken) {
+export function tokenSummary(token: StoredToken): OAuthTokenSummary {
   return {
     id: token.id,
     provider_id: token.provider_id,
@@ -92,7 +93,7 @@ export function tokenSummary(token: StoredToken) {
 }
 
 /** `AgentConnectionResponse`: the connection with its token's public fields. */
-export function connectionResponse(connection: AgentConnection, token: StoredToken) {
+export function connectionResponse(connection: AgentConnection, token: StoredToken): AgentConnectionResponse {
   return {
     id: connection.id,
     agent_id: connection.agent_id,

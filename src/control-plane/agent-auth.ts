@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import type { RequestScope } from "../http/route.js";
+import type { AuthAuthenticateRequest, AuthAuthenticateResponse, AuthWaitResponse } from "../schemas/types.gen.js";
 import { controlPlaneErrors } from "./errors.js";
 import { API_KEY_USER_ID, type AgentAuthStore, type AuthFlow, type StoredToken } from "./agent-auth-store.js";
 import { requestToken, type TokenClient, type TokenEndpointFetch, type TokenGrant } from "./auth-token-exchange.js";
@@ -17,25 +18,11 @@ export const AUTH_FLOW_TTL_MS = 10 * 60_000;
  */
 export const MAX_WAIT_SECONDS = 300;
 
-export interface AuthenticateRequest {
-  user_id?: string | null;
-  ls_user_id?: string | null;
-  agent_id?: string | null;
-  provider: string;
-  scopes: string[];
-  force_new: boolean;
-  token_id?: string | null;
-  is_default: boolean;
-}
+/** The validated request: the registrar filled the schema's defaults. */
+export type AuthenticateRequest = AuthAuthenticateRequest & Required<Pick<AuthAuthenticateRequest, "force_new" | "is_default">>;
 
-export interface AuthenticateResponse {
-  status: "completed" | "pending" | "connection_required" | "token_expired";
-  url: string | null;
-  auth_id: string | null;
-  token: string | null;
-  user_id: string;
-  metadata: Record<string, unknown> | null;
-}
+/** Every field present, as FastAPI serializes the response model. */
+export type AuthenticateResponse = Required<AuthAuthenticateResponse>;
 
 /** What a callback (GET or POST, or the GitHub App setup URL) brings back from the provider. */
 export interface CallbackInput {
@@ -141,7 +128,7 @@ export class AgentAuth {
    * for at most `timeoutSeconds`. An unknown or expired `auth_id` is `not_found`; a failed flow never
    * completes, so it waits out the timeout like a pending one.
    */
-  async wait(authId: string, timeoutSeconds: number, signal: AbortSignal): Promise<{ status: "completed" | "pending" | "timeout" | "not_found"; token: string | null }> {
+  async wait(authId: string, timeoutSeconds: number, signal: AbortSignal): Promise<Required<AuthWaitResponse>> {
     const read = () => {
       const flow = this.store.flows.get(authId);
       if (!flow || (flow.status !== "completed" && flow.expires_at <= this.ctx.clock.now())) return { status: "not_found" as const, token: null };

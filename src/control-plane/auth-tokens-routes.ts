@@ -4,6 +4,7 @@ import { API_KEY_USER_ID, connectionResponse, tokenSummary, type StoredToken } f
 import { controlPlaneErrors } from "./errors.js";
 import type { ProviderStore } from "./providers-store.js";
 import type { Tenancy } from "./tenancy.js";
+import type { CreateAgentConnectionRequest, OAuthTokenUpdateRequest, TokensListQuery, TokensProviderQuery } from "../schemas/types.gen.js";
 
 const SCHEMA = "control-plane/agent-auth.json#/$defs/";
 const TOKEN_PATH = object({ token_id: { type: "string" } });
@@ -29,7 +30,7 @@ export function authTokensRoutes(auth: AgentAuth, providers: ProviderStore, tena
     [...store.tokens.values()].filter((t) => t.organization_id === org() && providers.get(org(), t.provider_id)?.provider_type === "slack");
 
   return [
-    route<{ query: { provider_id?: string | null } }>({
+    route<{ query: TokensListQuery }>({
       name: "auth.tokens.list",
       method: "GET",
       path: "/v2/auth/tokens",
@@ -37,7 +38,7 @@ export function authTokensRoutes(auth: AgentAuth, providers: ProviderStore, tena
       responses: { 200: listOf(`${SCHEMA}OAuthTokenSummary`) },
       handler: ({ query }) => mine(query.provider_id ?? undefined).map(tokenSummary),
     }),
-    route<{ query: { provider_id: string } }>({
+    route<{ query: TokensProviderQuery }>({
       name: "auth.tokens.delete",
       method: "DELETE",
       path: "/v2/auth/tokens",
@@ -49,7 +50,7 @@ export function authTokensRoutes(auth: AgentAuth, providers: ProviderStore, tena
         return { deleted: tokens.length };
       },
     }),
-    route<{ query: { provider_id: string } }>({
+    route<{ query: TokensProviderQuery }>({
       name: "auth.tokens.exists",
       method: "GET",
       path: "/v2/auth/tokens/exists",
@@ -75,7 +76,7 @@ export function authTokensRoutes(auth: AgentAuth, providers: ProviderStore, tena
         return { deleted: tokens.length };
       },
     }),
-    route<{ params: { token_id: string }; body: { provider_account_label?: string | null; is_default?: boolean | null } }>({
+    route<{ params: { token_id: string }; body: OAuthTokenUpdateRequest }>({
       name: "auth.tokens.update_metadata",
       method: "PATCH",
       path: "/v2/auth/tokens/{token_id}/metadata",
@@ -125,7 +126,7 @@ export function authTokensRoutes(auth: AgentAuth, providers: ProviderStore, tena
           }),
       }),
     }),
-    route<{ params: { agent_id: string }; body: { oauth_token_id: string } }>({
+    route<{ params: { agent_id: string }; body: CreateAgentConnectionRequest }>({
       name: "auth.connections.create",
       method: "POST",
       path: "/v2/auth/agents/{agent_id}/connections",

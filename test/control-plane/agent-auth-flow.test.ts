@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockServer, type MockServer } from "../../src/index.js";
+import { startMockServer, type FixtureDocument, type MockServer } from "../../src/index.js";
 
 /**
  * The agent-auth flow end to end over real HTTP, as an application and its user's browser drive it:
@@ -174,7 +174,7 @@ describe("the agent-auth flow over HTTP", () => {
 describe("the agent-auth flow against a fixture provider", () => {
   // A provider of the oauth_providers fixtures whose OAuth server is a fixture server with a client
   // registered in advance. Paths stand for the mock's own origin, whose port the fixtures cannot know.
-  const fixtures = {
+  const fixtures: FixtureDocument = {
     mcp_servers: [
       {
         slug: "acme-sso",

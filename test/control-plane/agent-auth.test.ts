@@ -1,6 +1,6 @@
 import request from "supertest";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApp, LoadError, mockOf } from "../../src/index.js";
+import { createApp, LoadError, mockOf, type FixtureDocument } from "../../src/index.js";
 
 const BASE = "http://mock.test";
 
@@ -252,6 +252,7 @@ describe("clients of the mcp_servers fixtures", () => {
   it("are refused with file, pointer and reason when malformed or duplicated", () => {
     let error: unknown;
     try {
+      // Wrong on purpose (a bad redirect URI, a missing one): the cast gets it past the fixture type.
       createApp({
         seed: 1,
         fixtures: {
@@ -259,7 +260,7 @@ describe("clients of the mcp_servers fixtures", () => {
             { slug: "a", clients: [{ client_id: "x", redirect_uris: ["ftp://nope"] }, { client_id: "y" }] },
             { slug: "b", clients: [{ client_id: "z", redirect_uris: ["/v2/auth/callback/b"] }, { client_id: "z", redirect_uris: ["/cb"] }] },
           ],
-        },
+        } as unknown as FixtureDocument,
       });
     } catch (err) {
       error = err;
