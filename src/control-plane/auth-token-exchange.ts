@@ -1,6 +1,7 @@
 import type { RequestScope } from "../http/route.js";
 import { schemas } from "../schemas/registry.js";
 import { reachesThisSocket } from "./mcp-fetch.js";
+import { OutboundPolicy, OutboundRefused } from "./outbound-policy.js";
 import type { McpFixtureServers } from "./mcp-fixture-servers.js";
 
 /** A token request is real I/O (when it leaves the process), so it gets a wall-clock limit. */
@@ -37,8 +38,9 @@ export type TokenEndpointFetch = (url: string, form: Record<string, string>, aut
  * `publicUrl`), which the fixture servers answer in-process — the same rule as MCP discovery
  * (mcp-fetch.ts). When the mock listens on that origin the request goes over real HTTP.
  */
-export function tokenEndpointFetch(scope: RequestScope, servers: McpFixtureServers): TokenEndpointFetch {
+export function tokenEndpointFetch(scope: RequestScope, servers: McpFixtureServers, allowOutbound?: readonly string[]): TokenEndpointFetch {
   const own = scope.baseUrl;
+  const policy = new OutboundPolicy([own, scope.tracingUrl], allowOutbound);
   return async (url, form, authorization) => {
     const target = new URL(url);
     if (target.origin === new URL(own).origin && !reachesThisSocket(scope.local, target)) {
@@ -48,8 +50,12 @@ export function tokenEndpointFetch(scope: RequestScope, servers: McpFixtureServe
         headers: { "Content-Type": "application/json", ...answer.headers },
       });
     }
-    return fetch(url, {
+    // A provider's token_url is client data: the same host policy as discovery (DESIGN §11). Token
+    // endpoints answer, they do not redirect, so a redirect is not followed (it fails the exchange).
+    if (!policy.allows(target)) throw OutboundRefused.host(target);
+    return fetch(target, {
       method: "POST",
+      redirect: "manual",
       body: new URLSearchParams(form).toString(),
       headers: {
         Accept: "application/json",
@@ -83,6 +89,7 @@ export async function requestToken(client: TokenClient, grant: Record<string, st
     response = await fetcher(client.token_url, form, authorization);
     text = await response.text();
   } catch (err) {
+    if (err instanceof OutboundRefused) return { ok: false, why: err.message };
     const e = err as { name?: string; message?: string; cause?: { code?: string } };
     return { ok: false, why: e?.name === "TimeoutError" ? `no response within ${TOKEN_REQUEST_TIMEOUT_MS / 1000} s` : `the request failed (${e?.cause?.code ?? e?.message ?? String(err)})` };
   }

@@ -45,7 +45,7 @@ export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpSe
     errorSchema: "common/errors.json#/$defs/FastApiError",
     routes: [
       ...providersRoutes(ctx, providers, tenancy, mcpServers), ...integrationsRoutes(ctx), ...deploymentsRoutes(ctx, deployments), ...revisionsRoutes(ctx), ...listenersRoutes(ctx, tenancy), ...deployCliRoutes(ctx, deployments), ...logsRoutes(ctx, deployments),
-      ...agentAuthRoutes(agentAuth, mcpServers),
+      ...agentAuthRoutes(agentAuth, mcpServers, ctx.options.allowOutbound),
       ...authTokensRoutes(agentAuth, providers, tenancy),
     ],
     // Each step reads what the ones before it loaded: providers their organization, deployments

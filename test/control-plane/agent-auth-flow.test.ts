@@ -11,7 +11,8 @@ describe("the agent-auth flow over HTTP", () => {
   let mock: MockServer;
   beforeAll(async () => {
     // Waits do not move the clock by themselves: a pending wait stays pending until its flow completes.
-    mock = await startMockServer({ port: 0, seed: 11, clock: { autoAdvance: false } });
+    // The journal keeps credentials in clear so the test can see how the client authenticated.
+    mock = await startMockServer({ port: 0, seed: 11, clock: { autoAdvance: false }, journal: { showSecrets: true } });
   });
   afterAll(() => mock.close());
 
@@ -199,7 +200,7 @@ describe("the agent-auth flow against a fixture provider", () => {
   };
   let mock: MockServer;
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, seed: 12, fixtures });
+    mock = await startMockServer({ port: 0, seed: 12, fixtures, journal: { showSecrets: true } });
   });
   afterAll(() => mock.close());
 

@@ -106,6 +106,17 @@ describe("agent auth", () => {
       expect(res.body.detail).toBe("Token exchange at http://mock.test/_fixtures/mcp/github-tools/token failed: HTTP 400, invalid_grant: The authorization code is invalid or expired.");
     });
 
+    it("a token_url on a host the outbound policy does not allow is never fetched", async () => {
+      await call("post", "/v2/auth/providers")
+        .send({ provider_id: "ext", name: "External", client_id: "c", auth_url: "https://example.com/authorize", token_url: "https://example.com/token" })
+        .expect(200);
+      const started = await call("post", "/v2/auth/authenticate").send({ provider: "ext", scopes: [] }).expect(200);
+      expect(started.body.url).toMatch(/^https:\/\/example\.com\/authorize\?response_type=code&client_id=c&redirect_uri=http%3A%2F%2Fmock\.test%2Fv2%2Fauth%2Fcallback%2Fext&state=/);
+      await call("get", `/v2/auth/callback/ext?state=${started.body.auth_id}&code=x`).expect(400, {
+        detail: "Token exchange at https://example.com/token failed: the host example.com is not allowed for outbound requests (allow it with --allow-outbound-host example.com)",
+      });
+    });
+
     it("a flow expires after ten minutes on the mock clock", async () => {
       const started = await call("post", "/v2/auth/authenticate").send({ provider: "gh", scopes: ["repo"], force_new: true }).expect(200);
       mock.clock.advance("10m");
