@@ -18,6 +18,20 @@ export const controlPlaneErrors = {
   /** One step of MCP discovery failed (DESIGN §2): names the step and the URL. */
   mcpDiscoveryFailed: (step: string, url: string, why: string) => detailError(400, `MCP discovery failed at ${step} (${url}): ${why}`),
 
+  // Agent auth (the texts are the mock's: the document gives none)
+  /** `state` names no flow of this provider, or the flow expired (10 minutes) or already finished. */
+  authStateInvalid: () => detailError(400, "Invalid or expired OAuth state."),
+  authCodeMissing: () => detailError(400, "Missing authorization code or state."),
+  /** The provider redirected back with `error` (RFC 6749 §4.1.2.1). */
+  authProviderError: (error: string, description: string | undefined) =>
+    detailError(400, `OAuth provider returned an error: ${error}${description ? ` (${description})` : ""}`),
+  /** The token endpoint refused the code or could not be reached. */
+  tokenExchangeFailed: (tokenUrl: string, why: string) => detailError(400, `Token exchange at ${tokenUrl} failed: ${why}`),
+  providerUrlInvalid: (providerId: string, field: string, value: string) =>
+    detailError(400, `OAuth provider '${providerId}' has no usable ${field}: ${JSON.stringify(value)} is not an absolute URL.`),
+  tokenNotFound: (tokenId: string) => detailError(404, `OAuth token '${tokenId}' not found.`),
+  connectionNotFound: (connectionId: string) => detailError(404, `Connection '${connectionId}' not found.`),
+
   // Integrations
   integrationNotFound: (integrationId: string) => detailError(404, `Integration ID ${integrationId} not found.`),
 

@@ -18,6 +18,10 @@ import { listenersRoutes } from "./listeners-routes.js";
 import { deployCliRoutes } from "./deploy-cli-routes.js";
 import { logsRoutes } from "./logs-routes.js";
 import { McpFixtureServers } from "./mcp-fixture-servers.js";
+import { AgentAuth } from "./agent-auth.js";
+import { AgentAuthStore } from "./agent-auth-store.js";
+import { agentAuthRoutes } from "./agent-auth-routes.js";
+import { authTokensRoutes } from "./auth-tokens-routes.js";
 
 /**
  * The control plane (`{base_url}`): OAuth providers, repository integrations, deployments and
@@ -29,6 +33,7 @@ export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpSe
   const tenancy = new Tenancy();
   const providers = new ProviderStore(ctx);
   const deployments = createDeployments(ctx, tenancy);
+  const agentAuth = new AgentAuth(ctx, new AgentAuthStore(ctx), providers, tenancy);
   return {
     name: "control-plane",
     prefixes: [""],
@@ -38,7 +43,11 @@ export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpSe
     bodyError: controlPlaneErrors.badBody,
     invalid: fastApiInvalid,
     errorSchema: "common/errors.json#/$defs/FastApiError",
-    routes: [...providersRoutes(ctx, providers, tenancy, mcpServers), ...integrationsRoutes(ctx), ...deploymentsRoutes(ctx, deployments), ...revisionsRoutes(ctx), ...listenersRoutes(ctx, tenancy), ...deployCliRoutes(ctx, deployments), ...logsRoutes(ctx, deployments)],
+    routes: [
+      ...providersRoutes(ctx, providers, tenancy, mcpServers), ...integrationsRoutes(ctx), ...deploymentsRoutes(ctx, deployments), ...revisionsRoutes(ctx), ...listenersRoutes(ctx, tenancy), ...deployCliRoutes(ctx, deployments), ...logsRoutes(ctx, deployments),
+      ...agentAuthRoutes(agentAuth, mcpServers, ctx.options.allowOutbound),
+      ...authTokensRoutes(agentAuth, providers, tenancy),
+    ],
     // Each step reads what the ones before it loaded: providers their organization, deployments
     // their tenants and the integrations' repositories.
     seed() {

@@ -54,7 +54,7 @@ async function fetchWithin(policy: OutboundPolicy, start: URL, init: { method: "
 }
 
 /** Whether `url` names the local address and port this request arrived on. */
-function reachesThisSocket(socket: RequestScope["local"], url: URL): boolean {
+export function reachesThisSocket(socket: RequestScope["local"], url: URL): boolean {
   const { address: localAddress, port: localPort } = socket;
   if (!localAddress || !localPort) return false;
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));

@@ -64,12 +64,23 @@ export class McpFixtureOAuth {
     return this.clients.set(client.client_id, client);
   }
 
+  /** A client of the `clients` fixture list: its id and secret as written (the seed step calls this). */
+  addStaticClient(client: FixtureClient): FixtureClient {
+    return this.clients.set(client.client_id, { ...client, redirect_uris: [...client.redirect_uris] });
+  }
+
+  hasClient(clientId: string): boolean {
+    return this.clients.has(clientId);
+  }
+
   /** Approves at once (there is no user to ask) and redirects back with a code or an error. */
-  authorize({ server, query }: FixtureCall): FixtureAnswer {
+  authorize({ server, base, query }: FixtureCall): FixtureAnswer {
     const client = this.clients.get(query.client_id ?? "");
     if (!client || client.slug !== server.slug) return mcpFixtureErrors.oauth("invalid_client", `Unknown client_id ${JSON.stringify(query.client_id ?? null)}.`);
-    const redirectUri = query.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
-    if (!redirectUri || !client.redirect_uris.includes(redirectUri)) {
+    // A fixture client may register paths: they are on the mock's own origin, which a fixture cannot know.
+    const registered = client.redirect_uris.map((uri) => (uri.startsWith("/") ? new URL(uri, base).href : uri));
+    const redirectUri = query.redirect_uri ?? (registered.length === 1 ? registered[0] : undefined);
+    if (!redirectUri || !registered.includes(redirectUri)) {
       return mcpFixtureErrors.oauth("invalid_request", "redirect_uri is missing or not registered for this client.");
     }
     const back = (params: Record<string, string>): FixtureAnswer => {

@@ -9,7 +9,7 @@ import { McpFixtureOAuth } from "./mcp-fixture-oauth.js";
 const SERVER_REF = "fixtures/mcp-server.json#/$defs/McpServer";
 
 /** One `mcp_servers` fixture entry (fixtures/mcp-server.json), defaults filled in from its schema. */
-export type McpServerConfig = McpServer & Required<Pick<McpServer, "scopes" | "dynamic_registration" | "code_challenge_methods" | "fail_status">>;
+export type McpServerConfig = McpServer & Required<Pick<McpServer, "scopes" | "dynamic_registration" | "code_challenge_methods" | "fail_status" | "clients">>;
 
 /** What a fixture endpoint answers; the same value serves express and in-process calls. */
 export interface FixtureAnswer {
@@ -85,8 +85,25 @@ export class McpFixtureServers {
       const config = structuredClone(entry.value);
       schemas().checkRequest(SERVER_REF, config); // fills the schema's defaults
       const server = config as unknown as McpServerConfig;
-      if (this.servers.has(server.slug)) fixtures.problem(entry, `duplicate slug ${JSON.stringify(server.slug)}`, "/slug");
-      else this.servers.set(server.slug, server);
+      if (this.servers.has(server.slug)) {
+        fixtures.problem(entry, `duplicate slug ${JSON.stringify(server.slug)}`, "/slug");
+        continue;
+      }
+      this.servers.set(server.slug, server);
+      for (const [i, client] of server.clients.entries()) {
+        if (this.oauth.hasClient(client.client_id)) {
+          fixtures.problem(entry, `duplicate client_id ${JSON.stringify(client.client_id)}`, `/clients/${i}/client_id`);
+          continue;
+        }
+        const secret = client.client_secret ?? null;
+        this.oauth.addStaticClient({
+          client_id: client.client_id,
+          slug: server.slug,
+          redirect_uris: client.redirect_uris,
+          token_endpoint_auth_method: client.token_endpoint_auth_method ?? (secret === null ? "none" : "client_secret_post"),
+          client_secret: secret,
+        });
+      }
     }
   }
 
@@ -97,12 +114,13 @@ export class McpFixtureServers {
 
   /**
    * Answers a request to one of the fixture endpoints without the network (see mcp-fetch.ts), as the
-   * mounted route would; an unknown path is the mock's 404.
+   * mounted route would; an unknown path is the mock's 404. `authorization` is the header a token
+   * request authenticates with (client_secret_basic).
    */
-  respond(base: string, method: string, url: URL, body: unknown): FixtureAnswer {
+  respond(base: string, method: string, url: URL, body: unknown, authorization?: string): FixtureAnswer {
     for (const route of this.routes) {
       const match = route.method === method.toUpperCase() ? route.pattern.exec(url.pathname) : null;
-      if (match) return this.dispatch(route.answer, decodeURIComponent(match[1] as string), base, Object.fromEntries(url.searchParams), body, undefined);
+      if (match) return this.dispatch(route.answer, decodeURIComponent(match[1] as string), base, Object.fromEntries(url.searchParams), body, authorization);
     }
     return mcpFixtureErrors.notFound();
   }

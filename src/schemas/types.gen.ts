@@ -123,6 +123,14 @@ export type ThreadStateList = ThreadState[];
  */
 export type FastApiError = HTTPError | HTTPValidationError;
 /**
+ * Valid authentication status values.
+ */
+export type AuthStatus = "completed" | "pending" | "connection_required" | "token_expired";
+/**
+ * Valid auth wait status values.
+ */
+export type AuthWaitStatus = "completed" | "pending" | "timeout" | "not_found";
+/**
  * Deploy from a GitHub repository (`github`) or an external Docker image (`external_docker`).
  *
  * Deploying from GitHub is only available for Cloud SaaS deployments. Deploying from an external Docker image is only available for self-hosted deployments. This cannot be changed once the deployment is created.
@@ -1044,6 +1052,190 @@ export interface LoadProblem {
  */
 export interface AdminError {
   detail: string | LoadProblem[] | ValidationIssue[];
+}
+/**
+ * Auth authenticate request.
+ */
+export interface AuthAuthenticateRequest {
+  /**
+   * The end user the token is for; defaults to `ls_user_id`, then to the API key's user.
+   */
+  user_id?: string | null;
+  ls_user_id?: string | null;
+  /**
+   * The agent asking; a completed flow connects the token to it.
+   */
+  agent_id?: string | null;
+  /**
+   * The provider's `provider_id` slug.
+   */
+  provider: string;
+  scopes: string[];
+  use_agent_builder_public_oauth?: boolean;
+  /**
+   * Start a new authorization even when a token exists.
+   */
+  force_new?: boolean;
+  /**
+   * Use (or replace) this token of the user.
+   */
+  token_id?: string | null;
+  is_default?: boolean;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Auth authenticate response.
+ */
+export interface AuthAuthenticateResponse {
+  status: AuthStatus;
+  /**
+   * The provider's authorization URL to open in a browser (pending, token_expired).
+   */
+  url?: string | null;
+  /**
+   * What `GET /v2/auth/wait/{auth_id}` waits for.
+   */
+  auth_id?: string | null;
+  /**
+   * The access token (completed).
+   */
+  token?: string | null;
+  user_id?: string | null;
+  metadata?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  [k: string]: unknown | undefined;
+}
+export interface AuthWaitQuery {
+  /**
+   * Timeout in seconds (default: 30), on the mock's clock.
+   */
+  timeout?: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Auth wait response.
+ */
+export interface AuthWaitResponse {
+  status: AuthWaitStatus;
+  token?: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * What the provider's redirect carries (RFC 6749 §4.1.2).
+ */
+export interface OAuthCallbackQuery {
+  /**
+   * Authorization code from OAuth provider
+   */
+  code?: string;
+  /**
+   * State parameter containing auth_id
+   */
+  state?: string;
+  /**
+   * Error code from OAuth provider
+   */
+  error?: string;
+  /**
+   * Error description from OAuth provider
+   */
+  error_description?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The GitHub App "Setup URL" redirect: a new installation carries code and state, an update only `setup_action=update`.
+ */
+export interface OAuthSetupQuery {
+  code?: string;
+  state?: string;
+  setup_action?: string;
+  installation_id?: number;
+  error?: string;
+  error_description?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Request model for frontend-bridged OAuth callback finalization.
+ */
+export interface OAuthFinalizeRequest {
+  code: string;
+  state: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The mock's answer where the real service redirects to its frontend's callback page (the document's schema is `{}`).
+ */
+export interface OAuthCallbackResult {
+  status: "completed" | "updated";
+  provider_id: string;
+  auth_id?: string | null;
+  token_id?: string | null;
+}
+/**
+ * Public-facing token summary — no sensitive data.
+ */
+export interface OAuthTokenSummary {
+  id: string;
+  provider_id: string;
+  provider_account_label?: string | null;
+  scopes?: string[];
+  expires_at?: string | null;
+  is_default?: boolean;
+  created_at: string;
+  updated_at: string;
+}
+/**
+ * Request model for updating a token's metadata.
+ */
+export interface OAuthTokenUpdateRequest {
+  provider_account_label?: string | null;
+  is_default?: boolean | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Simple status indicating if a user has a token for a provider/agent.
+ */
+export interface OAuthTokenStatusResponse {
+  has_token: boolean;
+}
+export interface TokensListQuery {
+  /**
+   * OAuth provider ID
+   */
+  provider_id?: string | null;
+  [k: string]: unknown | undefined;
+}
+export interface TokensProviderQuery {
+  /**
+   * OAuth provider ID
+   */
+  provider_id: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The mock's body for the deletes the document gives as `{}`: how many tokens went.
+ */
+export interface TokensDeleted {
+  deleted: number;
+}
+export interface AgentConnectionResponse {
+  id: string;
+  agent_id: string;
+  oauth_token_id: string;
+  provider_id: string;
+  provider_account_label: string | null;
+  scopes: string[];
+  expires_at: string | null;
+  created_by: string;
+  created_at: string;
+}
+export interface AgentConnectionListResponse {
+  data: AgentConnectionResponse[];
+}
+export interface CreateAgentConnectionRequest {
+  oauth_token_id: string;
+  [k: string]: unknown | undefined;
 }
 /**
  * Answer of `POST /v2/deployments/{deployment_id}/push-token`: credentials to push the deployment's image (`docker login -u oauth2accesstoken --password-stdin <registry host>`).
@@ -2454,6 +2646,27 @@ export interface McpServer {
    */
   fail_at?: "protected-resource-metadata" | "authorization-server-metadata" | "client-registration";
   fail_status?: number;
+  /**
+   * Clients registered in advance (as an app is registered with GitHub), for providers configured by hand or in the `oauth_providers` fixtures; needed on a server without dynamic registration.
+   */
+  clients?: StaticClient[];
+}
+export interface StaticClient {
+  client_id: string;
+  /**
+   * null: a public client (`token_endpoint_auth_method` `none`).
+   */
+  client_secret?: string | null;
+  /**
+   * Default: `client_secret_post` with a secret, `none` without.
+   */
+  token_endpoint_auth_method?: "none" | "client_secret_post" | "client_secret_basic";
+  /**
+   * Absolute URLs, or paths on the mock's own origin (`/v2/auth/callback/<provider_id>`), which fixtures cannot know in advance.
+   *
+   * @minItems 1
+   */
+  redirect_uris: string[];
 }
 export interface FeedbackConfigSchema {
   feedback_key: string;

@@ -1,0 +1,113 @@
+import type { RequestScope } from "../http/route.js";
+import { schemas } from "../schemas/registry.js";
+import { reachesThisSocket } from "./mcp-fetch.js";
+import { OutboundPolicy, OutboundRefused } from "./outbound-policy.js";
+import type { McpFixtureServers } from "./mcp-fixture-servers.js";
+
+/** A token request is real I/O (when it leaves the process), so it gets a wall-clock limit. */
+export const TOKEN_REQUEST_TIMEOUT_MS = 5_000;
+
+const TOKEN_RESPONSE = "control-plane/mcp-discovery.json#/$defs/TokenResponse";
+
+/** What the exchange needs of a provider (a StoredProvider fits). */
+export interface TokenClient {
+  token_url: string;
+  client_id: string;
+  client_secret: string | null;
+  token_endpoint_auth_method: string;
+}
+
+/** RFC 6749 §5.1, as far as the mock reads it. */
+export interface TokenGrant {
+  access_token: string;
+  refresh_token: string | null;
+  /** Seconds, or null when the provider gives no lifetime. */
+  expires_in: number | null;
+  /** Space-separated scopes the provider granted, or null when it does not say. */
+  scope: string | null;
+}
+
+export type TokenOutcome = { ok: true; grant: TokenGrant } | { ok: false; why: string };
+
+/** Posts a form to a token endpoint; answers like `fetch`. */
+export type TokenEndpointFetch = (url: string, form: Record<string, string>, authorization: string | undefined) => Promise<Response>;
+
+/**
+ * The fetch the auth service posts token requests with: global `fetch`, except for URLs on the mock's
+ * own origin that a network request would not bring back to this process (supertest, a made-up
+ * `publicUrl`), which the fixture servers answer in-process — the same rule as MCP discovery
+ * (mcp-fetch.ts). When the mock listens on that origin the request goes over real HTTP.
+ */
+export function tokenEndpointFetch(scope: RequestScope, servers: McpFixtureServers, allowOutbound?: readonly string[]): TokenEndpointFetch {
+  const own = scope.baseUrl;
+  const policy = new OutboundPolicy([own, scope.tracingUrl], allowOutbound);
+  return async (url, form, authorization) => {
+    const target = new URL(url);
+    if (target.origin === new URL(own).origin && !reachesThisSocket(scope.local, target)) {
+      const answer = servers.respond(own, "POST", target, form, authorization);
+      return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
+        status: answer.status,
+        headers: { "Content-Type": "application/json", ...answer.headers },
+      });
+    }
+    // A provider's token_url is client data: the same host policy as discovery (DESIGN §11). Token
+    // endpoints answer, they do not redirect, so a redirect is not followed (it fails the exchange).
+    if (!policy.allows(target)) throw OutboundRefused.host(target);
+    return fetch(target, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams(form).toString(),
+      headers: {
+        Accept: "application/json",
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...(authorization ? { Authorization: authorization } : {}),
+      },
+      signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
+    });
+  };
+}
+
+/**
+ * One token request (authorization_code or refresh_token grant) with the client authentication the
+ * provider is configured for: `client_secret_basic` in the Authorization header (RFC 6749 §2.3.1, both
+ * parts form-encoded), `client_secret_post` in the form, `none` only the client_id.
+ */
+export async function requestToken(client: TokenClient, grant: Record<string, string>, fetcher: TokenEndpointFetch): Promise<TokenOutcome> {
+  const form: Record<string, string> = { ...grant };
+  let authorization: string | undefined;
+  if (client.token_endpoint_auth_method === "client_secret_basic" && client.client_secret !== null) {
+    const encode = (text: string) => encodeURIComponent(text).replace(/%20/g, "+");
+    authorization = `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(client.client_secret)}`).toString("base64")}`;
+  } else {
+    form.client_id = client.client_id;
+    if (client.token_endpoint_auth_method === "client_secret_post" && client.client_secret !== null) form.client_secret = client.client_secret;
+  }
+
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetcher(client.token_url, form, authorization);
+    text = await response.text();
+  } catch (err) {
+    if (err instanceof OutboundRefused) return { ok: false, why: err.message };
+    const e = err as { name?: string; message?: string; cause?: { code?: string } };
+    return { ok: false, why: e?.name === "TimeoutError" ? `no response within ${TOKEN_REQUEST_TIMEOUT_MS / 1000} s` : `the request failed (${e?.cause?.code ?? e?.message ?? String(err)})` };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, why: `HTTP ${response.status}, the response is not JSON` };
+  }
+  if (!response.ok) {
+    const error = body as { error?: unknown; error_description?: unknown };
+    const detail = typeof error?.error === "string" ? `${error.error}${typeof error.error_description === "string" ? `: ${error.error_description}` : ""}` : "no OAuth error";
+    return { ok: false, why: `HTTP ${response.status}, ${detail}` };
+  }
+  if (schemas().check(TOKEN_RESPONSE, body).length) return { ok: false, why: "the response is not an OAuth token response" };
+  const token = body as { access_token: string; refresh_token?: string; expires_in?: number; scope?: string };
+  return {
+    ok: true,
+    grant: { access_token: token.access_token, refresh_token: token.refresh_token ?? null, expires_in: token.expires_in ?? null, scope: token.scope ?? null },
+  };
+}
