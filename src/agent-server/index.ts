@@ -1,6 +1,7 @@
 import type { MockContext } from "../context.js";
 import { apiKeyCheck } from "../http/api-key.js";
 import type { ServiceModule } from "../http/service-module.js";
+import { a2aRoutes } from "./a2a-routes.js";
 import { agentErrors } from "./errors.js";
 import { assistantsRoutes } from "./assistants-routes.js";
 import { RunService } from "./runs.js";
@@ -68,6 +69,7 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
       ...threadStateRoutes(ctx),
       ...assistantsRoutes(agent.scenarios, agent.assistantsCreatedAt),
       ...runsRoutes(ctx, agent.runs),
+      ...a2aRoutes(ctx, agent.runs, agent.scenarios),
     ],
   };
 }

@@ -12,7 +12,7 @@ type RunPath = { thread_id: string; run_id: string };
 type JoinQuery = { cancel_on_disconnect: boolean; stream_mode?: string[] };
 
 /** What a run-create needs of its request: the route it came in on, as the run record shows it. */
-function runScope(scope: RequestScope, kind: RunScope["kind"], threadId: string | null): RunScope {
+export function runScope(scope: RequestScope, kind: RunScope["kind"], threadId: string | null): RunScope {
   const deploymentId = scope.mount.deployment_id ?? null;
   // The route as on the agent server itself: a deployment's `custom_url` prefix is not part of it.
   const path = deploymentId === null ? scope.path : scope.path.replace(/^\/agents\/[^/]+/, "");

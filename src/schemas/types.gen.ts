@@ -62,6 +62,16 @@ export type Fault =
         message?: string;
       };
     };
+export type A2AResponse = A2AResponse1 & A2AResponse2;
+export type A2AResponse1 =
+  | {
+      result: unknown;
+      [k: string]: unknown | undefined;
+    }
+  | {
+      error: unknown;
+      [k: string]: unknown | undefined;
+    };
 /**
  * POST /assistants/search: full Assistants, or the selected fields of each.
  */
@@ -608,6 +618,73 @@ export interface RouteList {
     path: string;
   }[];
   count: number;
+}
+/**
+ * The envelope as the real document declares it. Its params are checked per method by the handler, which answers JSON-RPC errors (not the agent server's 422) for a bad one.
+ */
+export interface A2ARequest {
+  /**
+   * JSON-RPC version: "2.0".
+   */
+  jsonrpc?: unknown;
+  /**
+   * Request identifier (a string or a number).
+   */
+  id?: unknown;
+  /**
+   * message/send, message/stream, tasks/get or tasks/cancel.
+   */
+  method?: unknown;
+  /**
+   * Method parameters; shape depends on the method.
+   */
+  params?: unknown;
+  [k: string]: unknown | undefined;
+}
+export interface A2AResponse2 {
+  jsonrpc: "2.0";
+  id: string | number | null;
+  /**
+   * A Task (kind "task").
+   */
+  result?: {
+    [k: string]: unknown | undefined;
+  };
+  error?: {
+    code: number;
+    message: string;
+    data?: unknown;
+  };
+}
+export interface A2AAgentCardQuery {
+  assistant_id: string;
+  [k: string]: unknown | undefined;
+}
+export interface A2AAgentCard {
+  protocolVersion: string;
+  name: string;
+  description: string;
+  url: string;
+  preferredTransport: "JSONRPC";
+  version: string;
+  capabilities: {
+    streaming?: boolean;
+    pushNotifications?: boolean;
+    stateTransitionHistory?: boolean;
+    [k: string]: unknown | undefined;
+  };
+  defaultInputModes: string[];
+  defaultOutputModes: string[];
+  skills: {
+    id: string;
+    name: string;
+    description: string;
+    tags: string[];
+    inputModes?: string[];
+    outputModes?: string[];
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]: unknown | undefined;
 }
 export interface Assistant {
   assistant_id: string;
