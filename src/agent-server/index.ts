@@ -4,6 +4,7 @@ import type { ServiceModule } from "../http/service-module.js";
 import { a2aRoutes } from "./a2a-routes.js";
 import { agentErrors } from "./errors.js";
 import { assistantsRoutes } from "./assistants-routes.js";
+import { mcpRoutes } from "./mcp-routes.js";
 import { RunService } from "./runs.js";
 import { runsRoutes } from "./runs-routes.js";
 import { ERROR } from "./route-schemas.js";
@@ -70,6 +71,7 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
       ...assistantsRoutes(agent.scenarios, agent.assistantsCreatedAt),
       ...runsRoutes(ctx, agent.runs),
       ...a2aRoutes(ctx, agent.runs, agent.scenarios),
+      ...mcpRoutes(ctx, agent.runs, agent.scenarios),
     ],
   };
 }

@@ -76,6 +76,16 @@ export type A2AResponse1 =
  * POST /assistants/search: full Assistants, or the selected fields of each.
  */
 export type AssistantSearchResponse = (Assistant | AssistantSelection)[];
+export type McpResponse = McpResponse1 & McpResponse2;
+export type McpResponse1 =
+  | {
+      result: unknown;
+      [k: string]: unknown | undefined;
+    }
+  | {
+      error: unknown;
+      [k: string]: unknown | undefined;
+    };
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
 export type MultitaskStrategy = "reject" | "rollback" | "interrupt" | "enqueue";
 export type StreamModeName = "values" | "messages" | "messages-tuple" | "tasks" | "checkpoints" | "updates" | "events" | "debug" | "custom";
@@ -739,6 +749,37 @@ export interface AssistantSearchRequest {
     "assistant_id" | "graph_id" | "name" | "description" | "config" | "context" | "created_at" | "updated_at" | "metadata" | "version"
   )[];
   [k: string]: unknown | undefined;
+}
+/**
+ * A JSON-RPC 2.0 request, notification or response. Checked by the handler, which answers JSON-RPC errors for a bad one.
+ */
+export interface McpRequest {
+  /**
+   * "2.0"
+   */
+  jsonrpc?: unknown;
+  /**
+   * Absent on notifications.
+   */
+  id?: unknown;
+  /**
+   * initialize, ping, tools/list, tools/call, or a notification.
+   */
+  method?: unknown;
+  params?: unknown;
+  [k: string]: unknown | undefined;
+}
+export interface McpResponse2 {
+  jsonrpc: "2.0";
+  id: string | number | null;
+  result?: {
+    [k: string]: unknown | undefined;
+  };
+  error?: {
+    code: number;
+    message: string;
+    data?: unknown;
+  };
 }
 export interface Run {
   run_id: string;
