@@ -60,6 +60,19 @@ export const agentErrors = {
   notFound: () => detailError(404, "Not Found"),
   /** [real] */
   threadExists: () => detailError(409, "Thread already exists"),
+  /** [real: an HTTPException(409) without detail, e.g. copying a thread that does not exist] */
+  conflict: () => detailError(409, "Conflict"),
+  /** [real] `POST /threads/{id}/state` while a run is pending or running. */
+  threadBusyForUpdate: () => detailError(409, "Thread is busy with a running job. Cannot update state."),
+  /** [real] `POST /threads/{id}/state` on a thread no run has given a graph. */
+  noGraphForThread: (threadId: string) =>
+    detailError(
+      400,
+      `Thread '${threadId}' has no assigned graph ID. This usually occurs when no runs have been made on this particular thread. This operation requires a graph ID. Please ensure a run has been made for the thread or manually update the thread metadata (by setting the 'graph_id' field) before running this operation.`,
+    ),
+  /** [real] `POST /runs/cancel` that matches no run. */
+  noRunsToCancel: () =>
+    detailError(404, "No matching runs to cancel. Please verify the thread ID and run IDs are correct and the runs haven't been deleted or expired."),
   /** [real] */
   threadBusy: () => detailError(409, "Thread is already running a task. Wait for it to finish or choose a different multitask strategy."),
   /** [real] */

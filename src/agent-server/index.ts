@@ -11,6 +11,7 @@ import { ERROR } from "./route-schemas.js";
 import { ScenarioRegistry } from "./scenario-registry.js";
 import type { ScenarioInput } from "./scenario-types.js";
 import { systemRoutes } from "./system-routes.js";
+import { threadOperationsRoutes } from "./thread-operations-routes.js";
 import { threadStateRoutes } from "./thread-state-routes.js";
 import { threadsRoutes } from "./threads-routes.js";
 
@@ -67,6 +68,7 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
     routes: [
       ...systemRoutes,
       ...threadsRoutes(ctx, agent.runs),
+      ...threadOperationsRoutes(ctx, agent.runs),
       ...threadStateRoutes(ctx),
       ...assistantsRoutes(agent.scenarios, agent.assistantsCreatedAt),
       ...runsRoutes(ctx, agent.runs),

@@ -6,6 +6,7 @@ import { agentErrors } from "./errors.js";
 import { contains, selectFields } from "./search-filters.js";
 import { runCollection, type RunService } from "./runs.js";
 import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
+import { paginate } from "./pagination.js";
 import { newThread, threadCollection, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
 
 interface ThreadCreateBody {
@@ -84,8 +85,8 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
         const key = body.sort_by;
         const sign = body.sort_order === "asc" ? 1 : -1;
         found.sort((a, b) => sign * (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0) || sign * a.thread_id.localeCompare(b.thread_id));
-        const page = found.slice(body.offset, body.offset + body.limit).map(threadResponse);
-        return body.select ? page.map((t) => selectFields(t, body.select as string[])) : page;
+        const { page, headers } = paginate(found.map(threadResponse), body.offset, body.limit);
+        return reply(200, body.select ? page.map((t) => selectFields(t, body.select as string[])) : page, headers);
       },
     }),
     route<{ params: ThreadPath }>({

@@ -86,6 +86,13 @@ export type McpResponse1 =
       error: unknown;
       [k: string]: unknown | undefined;
     };
+export type RunsCancel = RunsCancel1 & RunsCancel2;
+export type RunsCancel1 = unknown;
+/**
+ * @minItems 1
+ */
+export type RunBatchCreate = RunCreate[];
+export type RunBatchResponse = Run[];
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
 export type MultitaskStrategy = "reject" | "rollback" | "interrupt" | "enqueue";
 export type StreamModeName = "values" | "messages" | "messages-tuple" | "tasks" | "checkpoints" | "updates" | "events" | "debug" | "custom";
@@ -129,6 +136,7 @@ export type Ending =
           };
         }
     );
+export type ThreadCount = number;
 export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
 /**
  * POST /threads/search: full Threads, or the selected fields of each.
@@ -781,6 +789,16 @@ export interface McpResponse2 {
     data?: unknown;
   };
 }
+export interface RunsCancel2 {
+  status?: "pending" | "running" | "all";
+  thread_id?: string;
+  run_ids?: string[];
+  [k: string]: unknown | undefined;
+}
+export interface RunsCancelQuery {
+  action?: "interrupt" | "rollback";
+  [k: string]: unknown | undefined;
+}
 export interface Run {
   run_id: string;
   thread_id: string;
@@ -974,6 +992,56 @@ export interface ServerInfo {
   metadata: {
     [k: string]: unknown | undefined;
   };
+}
+export interface ThreadCountRequest {
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  values?: {
+    [k: string]: unknown | undefined;
+  };
+  status?: ThreadStatus;
+  [k: string]: unknown | undefined;
+}
+export interface ThreadPruneRequest {
+  thread_ids: string[];
+  strategy?: "delete" | "keep_latest";
+  [k: string]: unknown | undefined;
+}
+export interface ThreadPruneResponse {
+  pruned_count: number;
+}
+export interface ThreadStateUpdate {
+  values?:
+    | unknown[]
+    | {
+        [k: string]: unknown | undefined;
+      }
+    | null;
+  checkpoint?: CheckpointConfig;
+  /**
+   * Deprecated form of checkpoint.checkpoint_id (SDK 2.x still sends it).
+   */
+  checkpoint_id?: string;
+  as_node?: string;
+  [k: string]: unknown | undefined;
+}
+export interface ThreadStateUpdateResponse {
+  checkpoint: {
+    thread_id: string;
+    checkpoint_ns: string;
+    checkpoint_id: string;
+  };
+  configurable: {
+    thread_id: string;
+    checkpoint_ns: string;
+    checkpoint_id: string;
+  };
+  checkpoint_id: string;
+}
+export interface ThreadStreamQuery {
+  stream_modes?: ("lifecycle" | "run_modes" | "state_update")[];
+  [k: string]: unknown | undefined;
 }
 export interface Interrupt {
   /**

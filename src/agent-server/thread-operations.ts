@@ -1,0 +1,184 @@
+import type { MockContext } from "../context.js";
+import { getOwn, isPlainObject, omit, setOwn } from "../core/json.js";
+import { checkpointsOf, deleteCheckpoints, latestCheckpoint, type CheckpointRecord } from "./checkpoints.js";
+import { agentErrors } from "./errors.js";
+import { runCollection, type RunService } from "./runs.js";
+import { contains } from "./search-filters.js";
+import { newThread, threadCollection, type ThreadRecord, type ThreadStatus } from "./threads.js";
+
+/**
+ * Each thread's checkpoints, oldest first: the collection checkpoints.ts keeps. Copy and prune
+ * rewrite whole lists of it, which checkpoints.ts has no function for yet (it only appends a run's).
+ */
+function checkpointLists(ctx: MockContext) {
+  return ctx.store.collection<readonly CheckpointRecord[]>("thread_checkpoints", "store");
+}
+
+export interface ThreadFilter {
+  metadata?: Record<string, unknown>;
+  values?: Record<string, unknown>;
+  status?: ThreadStatus;
+}
+
+/** Whether a thread passes a search/count filter; stateless runs' temporary threads never do. */
+export function threadMatches(t: ThreadRecord, filter: ThreadFilter): boolean {
+  return (
+    !t.temporary &&
+    (!filter.status || t.status === filter.status) &&
+    (!filter.metadata || contains(t.metadata, filter.metadata)) &&
+    (!filter.values || contains(t.values ?? {}, filter.values))
+  );
+}
+
+/** `POST /threads/count`: how many threads a search with this filter would find, without paging. */
+export function countThreads(ctx: MockContext, filter: ThreadFilter): number {
+  return threadCollection(ctx).filter((t) => threadMatches(t, filter)).length;
+}
+
+/** Removes a thread with its runs (cancelling those still going) and checkpoints, as `DELETE /threads/{id}` does. */
+export function removeThread(ctx: MockContext, runs: RunService, threadId: string): void {
+  runs.deleteThread(threadId);
+  const runRecords = runCollection(ctx);
+  for (const run of runRecords.filter((r) => r.thread_id === threadId)) runRecords.delete(run.run_id);
+  threadCollection(ctx).delete(threadId);
+  deleteCheckpoints(ctx, threadId);
+}
+
+/**
+ * `POST /threads/prune`: `delete` removes each named thread; `keep_latest` keeps the thread and only its
+ * newest checkpoint. Ids that name no thread are skipped; the count is of threads pruned.
+ */
+export function pruneThreads(ctx: MockContext, runs: RunService, threadIds: readonly string[], strategy: "delete" | "keep_latest"): number {
+  const threads = threadCollection(ctx);
+  let pruned = 0;
+  for (const id of new Set(threadIds)) {
+    if (!threads.get(id)) continue;
+    pruned += 1;
+    if (strategy === "delete") {
+      removeThread(ctx, runs, id);
+      continue;
+    }
+    const latest = latestCheckpoint(ctx, id);
+    if (latest) checkpointLists(ctx).set(id, [latest]);
+  }
+  return pruned;
+}
+
+/**
+ * `POST /threads/{id}/copy`: a new thread with the source's metadata and every checkpoint (same ids,
+ * `thread_id` in their metadata rewritten), as the real server copies them. The new thread row starts
+ * idle with no `values` (the real server copies only `metadata` into it); its state is the copied
+ * checkpoints'. It keeps the source's place in its scenario, so the copy's next run plays the turn
+ * the source's would have. A source that does not exist is the real server's 409.
+ */
+export function copyThread(ctx: MockContext, sourceId: string): ThreadRecord {
+  const threads = threadCollection(ctx);
+  const source = threads.get(sourceId);
+  if (!source) throw agentErrors.conflict();
+  const id = ctx.random.uuid4();
+  const copy: ThreadRecord = { ...newThread(ctx, id, omit(source.metadata, [])), scenario: source.scenario };
+  threads.set(id, copy);
+  const checkpoints = checkpointsOf(ctx, sourceId).reverse();
+  if (checkpoints.length) {
+    checkpointLists(ctx).set(
+      id,
+      checkpoints.map((c) => {
+        const metadata = omit(c.metadata, []);
+        setOwn(metadata, "thread_id", id);
+        return { ...c, metadata };
+      }),
+    );
+  }
+  return copy;
+}
+
+export interface StateUpdate {
+  values?: unknown;
+  checkpoint?: { checkpoint_id?: string | null; checkpoint_ns?: string };
+  checkpoint_id?: string;
+  as_node?: string;
+}
+
+/** The node a state update is written as: `as_node`, else the one writer of the checkpoint it starts from. */
+function writerOf(base: CheckpointRecord | undefined, asNode: string | undefined): string {
+  if (asNode) return asNode;
+  const writes = getOwn(base?.metadata, "writes");
+  const names = isPlainObject(writes) ? Object.keys(writes) : [];
+  return names.length === 1 ? (names[0] as string) : "__start__";
+}
+
+/** `{node: values}` (the node may be a client's `as_node`: data, never a prototype key). */
+function writes(node: string, values: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  setOwn(out, node, values);
+  return out;
+}
+
+/** A message list's update as LangGraph's `add_messages` applies it: a message with a known id replaces it, others are appended. */
+function addMessages(current: unknown, update: unknown): unknown {
+  if (!Array.isArray(current) || !Array.isArray(update)) return update;
+  const out = [...current];
+  for (const message of update) {
+    const id = getOwn(message, "id");
+    const at = id === undefined ? -1 : out.findIndex((m) => getOwn(m, "id") === id);
+    if (at >= 0) out[at] = message;
+    else out.push(message);
+  }
+  return out;
+}
+
+/** Applies an update to state values: `messages` through add_messages, every other key replaced. */
+function applyUpdate(values: Record<string, unknown>, update: unknown): Record<string, unknown> {
+  const out = omit(values, []);
+  for (const part of Array.isArray(update) ? update : [update]) {
+    if (!isPlainObject(part)) continue;
+    for (const key of Object.keys(part)) setOwn(out, key, key === "messages" ? addMessages(getOwn(out, key), part[key]) : part[key]);
+  }
+  return out;
+}
+
+/**
+ * `POST /threads/{id}/state`: a new checkpoint after the latest (or after the one named by
+ * `checkpoint`/`checkpoint_id`, which forks there), with metadata `source: "update"` and the update
+ * in `writes` under the node it is written as. As on the real server, a busy thread is a 409 and a
+ * thread no run has given a graph is a 400. The thread's values become the new state.
+ */
+export function updateThreadState(ctx: MockContext, runs: RunService, thread: ThreadRecord, update: StateUpdate) {
+  const threadId = thread.thread_id;
+  if (thread.status === "busy" || runs.active(threadId).length > 0) throw agentErrors.threadBusyForUpdate();
+  const graphId = getOwn(thread.metadata, "graph_id") ?? runCollection(ctx).find((r) => r.thread_id === threadId)?.graph_id;
+  if (typeof graphId !== "string") throw agentErrors.noGraphForThread(threadId);
+  const forkAt = update.checkpoint?.checkpoint_id || update.checkpoint_id || undefined;
+  const history = checkpointsOf(ctx, threadId);
+  const base = forkAt === undefined ? history[0] : history.find((c) => c.checkpoint_id === forkAt);
+  if (forkAt !== undefined && !base) throw agentErrors.notFound();
+  const node = writerOf(base, update.as_node);
+  const now = ctx.clock.now();
+  const metadata: Record<string, unknown> = {};
+  const step = getOwn(base?.metadata, "step");
+  const system: Record<string, unknown> = {
+    source: "update",
+    step: (typeof step === "number" ? step : -2) + 1,
+    parents: {},
+    writes: writes(node, update.values ?? null),
+    thread_id: threadId,
+    graph_id: graphId,
+  };
+  const assistantId = getOwn(thread.metadata, "assistant_id");
+  if (typeof assistantId === "string") system.assistant_id = assistantId;
+  for (const key of Object.keys(system)) setOwn(metadata, key, system[key]);
+  const checkpoint: CheckpointRecord = {
+    checkpoint_id: ctx.random.uuid7(now),
+    parent_checkpoint_id: base?.checkpoint_id ?? null,
+    created_at: now,
+    values: applyUpdate(base?.values ?? {}, update.values),
+    next: [],
+    interrupts: {},
+    metadata,
+  };
+  const lists = checkpointLists(ctx);
+  lists.set(threadId, [...(lists.get(threadId) ?? []), checkpoint]);
+  threadCollection(ctx).set(threadId, { ...thread, status: "idle", values: checkpoint.values, interrupts: {}, updated_at: now, state_updated_at: now });
+  const ref = { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpoint.checkpoint_id };
+  return { checkpoint: ref, configurable: { ...ref }, checkpoint_id: checkpoint.checkpoint_id };
+}
