@@ -7,6 +7,7 @@ import { assistantsRoutes } from "./assistants-routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
 import { RunService } from "./runs.js";
 import { runsRoutes } from "./runs-routes.js";
+import { runOperationsRoutes } from "./run-operations-routes.js";
 import { ERROR } from "./route-schemas.js";
 import { ScenarioRegistry } from "./scenario-registry.js";
 import type { ScenarioInput } from "./scenario-types.js";
@@ -74,6 +75,7 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
       ...runsRoutes(ctx, agent.runs),
       ...a2aRoutes(ctx, agent.runs, agent.scenarios),
       ...mcpRoutes(ctx, agent.runs, agent.scenarios),
+      ...runOperationsRoutes(ctx, agent.runs),
     ],
   };
 }

@@ -87,7 +87,16 @@ export type McpResponse1 =
       [k: string]: unknown | undefined;
     };
 export type RunsCancel = RunsCancel1 & RunsCancel2;
-export type RunsCancel1 = unknown;
+export type RunsCancel1 =
+  | {
+      status: unknown;
+      [k: string]: unknown | undefined;
+    }
+  | {
+      thread_id: unknown;
+      run_ids: unknown;
+      [k: string]: unknown | undefined;
+    };
 /**
  * @minItems 1
  */
