@@ -12,6 +12,7 @@ import { ERROR } from "./route-schemas.js";
 import { ScenarioRegistry } from "./scenario-registry.js";
 import type { ScenarioInput } from "./scenario-types.js";
 import { systemRoutes } from "./system-routes.js";
+import { withServerPages } from "./server-pages-routes.js";
 import { threadOperationsRoutes } from "./thread-operations-routes.js";
 import { threadStateRoutes } from "./thread-state-routes.js";
 import { threadsRoutes } from "./threads-routes.js";
@@ -66,7 +67,7 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
     bodyError: agentErrors.badBody,
     invalid: agentErrors.invalidRequest,
     errorSchema: ERROR,
-    routes: [
+    routes: withServerPages(ctx, [
       ...systemRoutes,
       ...threadsRoutes(ctx, agent.runs),
       ...threadOperationsRoutes(ctx, agent.runs),
@@ -76,6 +77,6 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
       ...a2aRoutes(ctx, agent.runs, agent.scenarios),
       ...mcpRoutes(ctx, agent.runs, agent.scenarios),
       ...runOperationsRoutes(ctx, agent.runs),
-    ],
+    ]),
   };
 }
