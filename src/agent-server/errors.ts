@@ -70,6 +70,10 @@ export const agentErrors = {
       400,
       `Thread '${threadId}' has no assigned graph ID. This usually occurs when no runs have been made on this particular thread. This operation requires a graph ID. Please ensure a run has been made for the thread or manually update the thread metadata (by setting the 'graph_id' field) before running this operation.`,
     ),
+  /** [real] `GET /threads/{id}/stream` with an unknown `stream_modes` value. */
+  invalidThreadStreamMode: (mode: string) => detailError(422, `Invalid stream mode: ${mode}`),
+  /** [real] `GET /threads/{id}/stream` with a `Last-Event-ID` that is neither `-` nor `<ms>-<seq>`. */
+  invalidStreamId: () => detailError(422, "Invalid last-event-id: must be a valid Redis stream ID"),
   /** [real] `POST /runs/cancel` that matches no run. */
   noRunsToCancel: () =>
     detailError(404, "No matching runs to cancel. Please verify the thread ID and run IDs are correct and the runs haven't been deleted or expired."),

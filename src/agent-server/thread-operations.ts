@@ -1,9 +1,10 @@
 import type { MockContext } from "../context.js";
 import { getOwn, isPlainObject, omit, setOwn } from "../core/json.js";
-import { checkpointsOf, deleteCheckpoints, latestCheckpoint, type CheckpointRecord } from "./checkpoints.js";
+import { checkpointsOf, deleteCheckpoints, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { runCollection, type RunService } from "./runs.js";
 import { contains } from "./search-filters.js";
+import { publishThreadEvent } from "./thread-stream.js";
 import { newThread, threadCollection, type ThreadRecord, type ThreadStatus } from "./threads.js";
 
 /**
@@ -179,6 +180,8 @@ export function updateThreadState(ctx: MockContext, runs: RunService, thread: Th
   const lists = checkpointLists(ctx);
   lists.set(threadId, [...(lists.get(threadId) ?? []), checkpoint]);
   threadCollection(ctx).set(threadId, { ...thread, status: "idle", values: checkpoint.values, interrupts: {}, updated_at: now, state_updated_at: now });
+  // [real] the update is published to the thread's streams as `state_update`.
+  publishThreadEvent(ctx, threadId, "state_update", { state: threadStateResponse(threadId, checkpoint), thread_id: threadId });
   const ref = { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpoint.checkpoint_id };
   return { checkpoint: ref, configurable: { ...ref }, checkpoint_id: checkpoint.checkpoint_id };
 }
