@@ -10,7 +10,8 @@ import { patternMismatch } from "./patterns.js";
 import { saveCheckpoint } from "./checkpoints.js";
 import { Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
-import type { Ending, LoadedScenario, ScenarioEvent } from "./scenario-types.js";
+import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
+import type { StreamFault } from "../http/faults.js";
 import { renderTemplates, TemplateError } from "./templates.js";
 import { newThread, threadCollection, type ThreadRecord } from "./threads.js";
 import type { MultitaskStrategy, RunCreate, RunStatus } from "../schemas/types.gen.js";
@@ -80,8 +81,9 @@ interface RunScript {
   turnIndex: number;
   events: ScenarioEvent[];
   ending: Exclude<Ending, { http: unknown }>;
+  /** The turn's `faults`, for the stream of its run. */
+  fault: StreamFault | undefined;
 }
-const ALL_MODES = ["values", "updates", "messages", "messages-tuple", "custom", "events", "debug", "tasks", "checkpoints"];
 
 export function runCollection(ctx: MockContext) {
   return ctx.store.collection<RunRecord>("runs");
@@ -227,7 +229,8 @@ export class RunService {
     this.ctx.random.faker.seed(this.ctx.random.seedFor(`run/${runId}`));
     const values = {
       run_id: runId,
-      thread_id: scope.threadId === null ? null : target.thread.thread_id,
+      // A stateless run plays on a temporary thread, as on the real server: templates see its id.
+      thread_id: target.thread.thread_id,
       assistant_id: target.assistant.assistant_id,
       graph_id: target.assistant.graph_id,
       scenario: scenario.name,
@@ -248,7 +251,7 @@ export class RunService {
     // A line break in an event name would end the SSE field and let the rest pass for other fields.
     const broken = events.findIndex((e) => /[\r\n]/.test(e.event));
     if (broken >= 0) throw agentErrors.templateFailed(scenario.name, `event name at /${broken}/event is ${JSON.stringify(events[broken]!.event)} in this run; an SSE event name is one line`);
-    return { scenario, turnIndex, events, ending: ending as RunScript["ending"] };
+    return { scenario, turnIndex, events, ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults) };
   }
 
   /** Stores the pending run and marks its thread busy on the run's graph and scenario turn. */
@@ -302,9 +305,8 @@ export class RunService {
     const ctx = this.ctx;
     const runId = run.run_id;
     const requested = Array.isArray(body.stream_mode) ? body.stream_mode : [body.stream_mode];
-    const explicit = isPlainObject(scope.sentBody) && Object.hasOwn(scope.sentBody, "stream_mode");
-    // Background runs without stream_mode publish every mode, so a join can ask for any.
-    const modes = new Set(scope.kind !== "stream" && !explicit ? ALL_MODES : requested);
+    // Every run publishes its own modes (`["values"]` by default); a join cannot ask for more.
+    const modes = new Set(requested);
     const generation = this.generation;
     const feedbackKeys = [...new Set(body.feedback_keys ?? [])];
     const execution: Execution = new Execution(
@@ -315,6 +317,8 @@ export class RunService {
         ending: script.ending,
         modes,
         subgraphs: body.stream_subgraphs,
+        resumable: body.stream_resumable,
+        fault: script.fault,
         afterMs: (body.after_seconds ?? 0) * 1000,
         waitFor: ahead.map((x) => x.done),
         priorValues: thread.values,
@@ -449,6 +453,13 @@ function mismatch(scenario: LoadedScenario, body: RunCreateBody, assistant: Assi
   }
   if (m.metadata !== undefined) return patternMismatch(m.metadata, body.metadata ?? {}, "metadata");
   return undefined;
+}
+
+/** A scenario turn's `faults` as the stream writer takes it (the same shape as a fault rule's stream kinds). */
+function turnFault(scenario: string, faults: Turn["faults"]): StreamFault | undefined {
+  if (!faults) return undefined;
+  const [kind, p] = Object.entries(faults)[0] as [StreamFault["kind"], { after_events: number; error?: string; message?: string }];
+  return { id: `scenario:${scenario}`, kind, afterEvents: p.after_events, error: p.error ?? "InjectedFault", message: p.message ?? "fault injected by agent-platform-mock" };
 }
 
 /** The run's `kwargs` as the real server lists them. */

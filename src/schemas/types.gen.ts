@@ -97,6 +97,23 @@ export type ThreadRunList = Run[];
  * What a scenario file holds: one scenario or a list of them.
  */
 export type ScenarioFile = Scenario | Scenario[];
+export type TurnStreamFault =
+  | {
+      cut: TurnAfterEvents;
+    }
+  | {
+      stall: TurnAfterEvents;
+    }
+  | {
+      bad_frame: TurnAfterEvents;
+    }
+  | {
+      error_event: {
+        after_events: number;
+        error?: string;
+        message?: string;
+      };
+    };
 export type Ending =
   | ("success" | "interrupt" | "disconnect")
   | (
@@ -913,6 +930,10 @@ export interface Scenario {
    */
   events?: ScenarioEvent[];
   end?: Ending;
+  /**
+   * Shorthand for a single turn's faults.
+   */
+  faults?: TurnStreamFault;
 }
 export interface ScenarioMatch {
   /**
@@ -935,6 +956,13 @@ export interface Turn {
   description?: string;
   events?: ScenarioEvent[];
   end?: Ending;
+  faults?: TurnStreamFault;
+}
+export interface TurnAfterEvents {
+  /**
+   * Events on the wire before the fault, metadata included.
+   */
+  after_events: number;
 }
 export interface ScenarioEvent {
   /**
