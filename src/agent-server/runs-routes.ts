@@ -14,11 +14,11 @@ type RunPath = { thread_id: string; run_id: string };
 type JoinQuery = { cancel_on_disconnect: boolean; stream_mode?: string[] };
 
 /** What a run-create needs of its request: the route it came in on, as the run record shows it. */
-export function runScope(scope: RequestScope, kind: RunScope["kind"], threadId: string | null): RunScope {
+export function runScope(scope: RequestScope, kind: RunScope["kind"], threadId: string | null, sentHeaders: Record<string, unknown> = {}): RunScope {
   const deploymentId = scope.mount.deployment_id ?? null;
   // The route as on the agent server itself: a deployment's `custom_url` prefix is not part of it.
   const path = deploymentId === null ? scope.path : scope.path.replace(/^\/agents\/[^/]+/, "");
-  return { threadId, kind, deploymentId, route: `${scope.method} ${path}`, request: `${scope.method} ${scope.url}`, tracingUrl: scope.tracingUrl, sentBody: scope.sentBody, note: scope.note };
+  return { threadId, kind, deploymentId, route: `${scope.method} ${path}`, request: `${scope.method} ${scope.url}`, tracingUrl: scope.tracingUrl, sentBody: scope.sentBody, headers: sentHeaders, note: scope.note };
 }
 
 /**
@@ -35,16 +35,18 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
     const name = stateless ? "runs.stateless" : "runs";
     const refusals = errors(400, 404, 409, 422);
     created.push(
-      route<{ params: Record<string, string>; body: RunCreateBody }>({
+      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
         name: `${name}.stream`,
         method: "POST",
         path: `${base}/stream`,
         params,
         body: `${RUN}RunCreate`,
         emptyBody: null,
+        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
+        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
         responses: { 200: { sse: true }, ...refusals },
-        handler: ({ params, body, scope }, res) => {
-          const { run, execution } = runs.create(body, runScope(scope, "stream", threadOf(params)));
+        handler: ({ params, body, headers, scope }, res) => {
+          const { run, execution } = runs.create(body, runScope(scope, "stream", threadOf(params), headers));
           // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
           streamRun(res, run, execution, {
             location: !stateless,
@@ -56,29 +58,33 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
           });
         },
       }),
-      route<{ params: Record<string, string>; body: RunCreateBody }>({
+      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
         name: `${name}.create`,
         method: "POST",
         path: base,
         params,
         body: `${RUN}RunCreate`,
         emptyBody: null,
+        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
+        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
         responses: { 200: `${RUN}Run`, ...refusals },
-        handler: ({ params, body, scope }) => {
-          const { run } = runs.create(body, runScope(scope, "background", threadOf(params)));
+        handler: ({ params, body, headers, scope }) => {
+          const { run } = runs.create(body, runScope(scope, "background", threadOf(params), headers));
           return reply(200, runResponse(run), { "Content-Location": runPath(run) });
         },
       }),
-      route<{ params: Record<string, string>; body: RunCreateBody }>({
+      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
         name: `${name}.wait`,
         method: "POST",
         path: `${base}/wait`,
         params,
         body: `${RUN}RunCreate`,
         emptyBody: null,
+        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
+        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
         responses: { 200: `${RUN}RunValues`, ...refusals },
-        handler: async ({ params, body, scope }, res) => {
-          const { run, execution } = runs.create(body, runScope(scope, "wait", threadOf(params)));
+        handler: async ({ params, body, headers, scope }, res) => {
+          const { run, execution } = runs.create(body, runScope(scope, "wait", threadOf(params), headers));
           res.setHeader("Content-Location", runPath(run));
           await answerWhenDone(res, execution, run.on_disconnect === "cancel", true);
         },

@@ -2,7 +2,7 @@ import { MAX_INSTANT } from "../core/clock.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, isPlainObject, setOwn } from "../core/json.js";
-import { isUuid } from "../core/random.js";
+import { isUuid, uuid5 } from "../core/random.js";
 import { issueFeedbackToken } from "../tracing/feedback-tokens.js";
 import { resolveAssistant, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
@@ -63,6 +63,8 @@ export interface RunScope {
   tracingUrl: string;
   /** The body as the client sent it, before validation filled defaults (kept for /_mock/runs). */
   sentBody: unknown;
+  /** The request's headers (names lowercase): `user-agent` and `x-*` go into the run's configurable. */
+  headers: Record<string, unknown>;
   /** Adds facts to the request's journal entry (the inspector shows them beside the request). */
   note(facts: Record<string, unknown>): void;
 }
@@ -266,7 +268,7 @@ export class RunService {
       updated_at: now,
       status: "pending",
       metadata: isPlainObject(body.metadata) ? body.metadata : {},
-      kwargs: runKwargs(body, scope.threadId === null),
+      kwargs: runKwargs(body, scope.threadId === null, scope.headers, { run_id: runId, thread_id: thread.thread_id, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }),
       multitask_strategy: body.multitask_strategy,
       request: scope.sentBody,
       route: scope.route,
@@ -462,13 +464,38 @@ function turnFault(scenario: string, faults: Turn["faults"]): StreamFault | unde
   return { id: `scenario:${scenario}`, kind, afterEvents: p.after_events, error: p.error ?? "InjectedFault", message: p.message ?? "fault injected by agent-platform-mock" };
 }
 
-/** The run's `kwargs` as the real server lists them. */
-function runKwargs(body: RunCreateBody, stateless: boolean): Record<string, unknown> {
+/** Request headers the real server never copies into a run's configurable (vendored `utils/headers.py`). */
+const PRIVATE_HEADERS = new Set(["x-api-key", "x-tenant-id", "x-service-key"]);
+
+/**
+ * The run's `config` as the real server fills it (vendored `models/run.py` `create_valid_run`): the
+ * request's config, with `configurable` gaining the `user-agent` and `x-*` request headers, the
+ * checkpoint asked for, the run's identity, `langgraph_request_id` (the `x-request-id` sent, else one
+ * fixed by the run id) and `__after_seconds__` for a delayed run.
+ */
+export function runConfig(body: RunCreateBody, headers: Record<string, unknown>, identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string }, requestId: string): Record<string, unknown> {
+  const config: Record<string, unknown> = isPlainObject(body.config) ? { ...body.config } : {};
+  const configurable: Record<string, unknown> = isPlainObject(config.configurable) ? { ...config.configurable } : {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== "string" || PRIVATE_HEADERS.has(name)) continue;
+    if (name === "user-agent" || name.startsWith("x-")) setOwn(configurable, name, value);
+  }
+  if (typeof body.checkpoint_id === "string") configurable.checkpoint_id = body.checkpoint_id;
+  for (const [key, value] of Object.entries(identity)) setOwn(configurable, key, value);
+  configurable.langgraph_request_id = typeof headers["x-request-id"] === "string" ? headers["x-request-id"] : requestId;
+  if (body.after_seconds) configurable.__after_seconds__ = body.after_seconds;
+  config.configurable = configurable;
+  return config;
+}
+
+/** The run's `kwargs` as the real server lists them; `context` mirrors `configurable` as there. */
+function runKwargs(body: RunCreateBody, stateless: boolean, headers: Record<string, unknown>, identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string }): Record<string, unknown> {
+  const config = runConfig(body, headers, identity, uuid5(identity.run_id, REQUEST_ID_NAMESPACE));
   return {
     input: body.input ?? null,
     command: body.command ?? null,
-    config: body.config ?? {},
-    context: body.context ?? {},
+    config,
+    context: { ...(isPlainObject(body.context) ? body.context : {}), ...(config.configurable as Record<string, unknown>) },
     stream_mode: body.stream_mode,
     interrupt_before: body.interrupt_before ?? null,
     interrupt_after: body.interrupt_after ?? null,
@@ -477,7 +504,11 @@ function runKwargs(body: RunCreateBody, stateless: boolean): Record<string, unkn
     temporary: stateless && body.on_completion === "delete",
     subgraphs: body.stream_subgraphs,
     resumable: body.stream_resumable,
+    checkpoint_during: body.checkpoint_during ?? false,
     checkpoint_id: body.checkpoint_id ?? null,
     durability: body.durability ?? "async",
   };
 }
+
+/** Namespace of the mock's request ids (`langgraph_request_id`), so they are fixed by the run id. */
+const REQUEST_ID_NAMESPACE = "5f1d2c3b-7a4e-4c1a-9b7e-2d6f8a0c1e3b";

@@ -48,6 +48,35 @@ describe("background runs, wait and join", () => {
     expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", values: { done: "bg" } });
   });
 
+  it("fills kwargs.config as the real server: request headers, the run's identity and a request id in configurable, mirrored in context", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const created = await request(a)
+      .post(`/threads/${tid}/runs`)
+      .set("User-Agent", "tests/1.0")
+      .set("X-Team", "blue")
+      .set("X-Api-Key", "secret")
+      .send({ assistant_id: "agent", input: { tag: "cfg" }, config: { tags: ["t"], configurable: { user: "u1" } }, metadata: { purpose: "test" }, after_seconds: 2 })
+      .expect(200);
+    const { run_id, kwargs, metadata } = created.body;
+    const configurable = {
+      user: "u1",
+      "user-agent": "tests/1.0",
+      "x-team": "blue",
+      run_id,
+      thread_id: tid,
+      graph_id: "agent",
+      assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca",
+      langgraph_request_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5/),
+      __after_seconds__: 2,
+    };
+    expect(kwargs.config).toEqual({ tags: ["t"], configurable });
+    expect(kwargs.context).toEqual(configurable);
+    expect(metadata).toEqual({ purpose: "test" });
+    const again = await request(a).post(`/threads/${tid}/runs`).set("X-Request-Id", "req-1").send({ assistant_id: "agent", input: { tag: "cfg" } }).expect(200);
+    expect(again.body.kwargs.config.configurable.langgraph_request_id).toBe("req-1");
+  });
+
   it("runs/wait returns the final values, or __error__ for a failed run", async () => {
     const a = app([{ name: "ok", match: { input: { ok: true } }, events: [{ event: "values", data: { answer: 42 } }] }, { name: "fail", end: { error: { error: "ValueError", message: "nope" } } }], true);
     const tid = await newThread(a);
