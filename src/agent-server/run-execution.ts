@@ -57,6 +57,15 @@ export interface RunScript {
   interruptId: string;
 }
 
+/** One step of a run's graph: the nodes that ran, what they wrote, and the state after it. */
+export interface RunStep {
+  nodes: string[];
+  writes: Record<string, unknown>;
+  values: Record<string, unknown> | null;
+  /** A `values` event has given the state after this step. */
+  settled: boolean;
+}
+
 /** Side effects of a run on the store, done by the run service. */
 export interface RunHooks {
   running(): void;
@@ -91,6 +100,12 @@ export class Execution {
   private readonly listeners = new Set<StreamListener>();
   private lastBeat = 0;
   private values: Record<string, unknown> | null;
+  /**
+   * The graph steps played so far, one per node update (an `updates` event of the root graph, streamed
+   * or not), with the state after it (the next `values` event, else the state before): each is a
+   * checkpoint when the run finishes.
+   */
+  readonly steps: RunStep[] = [];
 
   constructor(
     readonly script: RunScript,
@@ -147,7 +162,7 @@ export class Execution {
       for (const event of this.script.events) {
         if (event.delay_ms) await this.wait(event.delay_ms);
         this.abort.signal.throwIfAborted();
-        if (event.event === "values" && isPlainObject(event.data)) this.values = event.data;
+        this.record(event);
         const mode = eventMode(event.event);
         if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode);
       }
@@ -168,6 +183,33 @@ export class Execution {
     for (const listener of this.listeners) listener.end(outcome.kind === "disconnect");
     this.listeners.clear();
     this.resolveDone(outcome);
+  }
+
+  /** Follows the state through the turn's events: a root `updates` event is a step, a `values` event the state after it. */
+  private record(event: ScenarioEvent): void {
+    const named = typeof event.step === "string" ? event.step : undefined;
+    if (event.event === "values" && isPlainObject(event.data)) {
+      this.values = event.data;
+      if (named !== undefined) {
+        this.steps.push({ nodes: [named], writes: { [named]: event.data }, values: event.data, settled: true });
+        return;
+      }
+      const last = this.steps.at(-1);
+      if (last && !last.settled) {
+        last.values = event.data;
+        last.settled = true;
+      }
+      return;
+    }
+    if (event.step === false) return;
+    if (named !== undefined) {
+      this.steps.push({ nodes: [named], writes: { [named]: event.data }, values: this.values, settled: false });
+      return;
+    }
+    if (event.event !== "updates" || !isPlainObject(event.data)) return;
+    const nodes = Object.keys(event.data).filter((k) => !k.startsWith("__"));
+    if (!nodes.length) return;
+    this.steps.push({ nodes, writes: event.data, values: this.values, settled: false });
   }
 
   private end(ending: RunScript["ending"]): Outcome {

@@ -7,7 +7,7 @@ import { issueFeedbackToken } from "../tracing/feedback-tokens.js";
 import { resolveAssistant, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
-import { saveCheckpoint } from "./checkpoints.js";
+import { findCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
 import { Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
@@ -323,7 +323,7 @@ export class RunService {
         fault: script.fault,
         afterMs: (body.after_seconds ?? 0) * 1000,
         waitFor: ahead.map((x) => x.done),
-        priorValues: thread.values,
+        priorValues: forkedFrom(ctx, thread, body)?.values ?? thread.values,
         interruptId: ctx.random.hex(32),
       },
       ctx.clock,
@@ -423,8 +423,17 @@ export class RunService {
     // A successful run always saves a checkpoint; a failed or cancelled one only when it changed the
     // state: it streamed values, or it ends the thread's pending interrupt.
     const streamedValues = outcome.values !== execution.script.priorValues;
-    const changed = outcome.kind === "success" || streamedValues || Object.keys(thread.interrupts).length > 0;
-    if (changed) saveCheckpoint(ctx, { values: outcome.values, next: interrupt ? [interrupt.node] : [], interrupts, run });
+    const changed = outcome.kind === "success" || streamedValues || execution.steps.length > 0 || Object.keys(thread.interrupts).length > 0;
+    if (changed) {
+      saveRunCheckpoints(ctx, {
+        run,
+        input: run.kwargs.command === null ? run.kwargs.input : undefined,
+        priorValues: execution.script.priorValues,
+        steps: execution.steps,
+        final: { values: outcome.values, next: interrupt ? [interrupt.node] : [], interrupts },
+        parent: forkedFrom(ctx, thread, run.kwargs),
+      });
+    }
     const settled: ThreadRecord["status"] = outcome.kind === "error" || outcome.kind === "disconnect" ? "error" : interrupt ? "interrupted" : "idle";
     threads.set(thread.thread_id, {
       ...thread,
@@ -455,6 +464,11 @@ function mismatch(scenario: LoadedScenario, body: RunCreateBody, assistant: Assi
   }
   if (m.metadata !== undefined) return patternMismatch(m.metadata, body.metadata ?? {}, "metadata");
   return undefined;
+}
+
+/** The checkpoint a run asked to start from (`checkpoint_id` on run create), when the thread has it. */
+function forkedFrom(ctx: MockContext, thread: ThreadRecord, body: { checkpoint_id?: unknown }) {
+  return typeof body.checkpoint_id === "string" ? findCheckpoint(ctx, thread.thread_id, body.checkpoint_id) : undefined;
 }
 
 /** A scenario turn's `faults` as the stream writer takes it (the same shape as a fault rule's stream kinds). */

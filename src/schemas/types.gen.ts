@@ -977,6 +977,10 @@ export interface ScenarioEvent {
    * Wait this long (mock time) before sending the event; at most the span a Date can hold (a wait past the clock's last instant ends the run with a RangeError).
    */
   delay_ms?: number;
+  /**
+   * Whether this event is a graph step (a checkpoint; docs/scenarios.md "Steps and checkpoints"). Default: a root `updates` event is a step of the nodes it names, any other event is not. false: not a step; a node name: a step of that node, writing the event's data.
+   */
+  step?: boolean | string;
 }
 export interface HealthOk {
   ok: true;
