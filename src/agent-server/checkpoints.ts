@@ -4,8 +4,9 @@ import { isPlainObject, omit, setOwn } from "../core/json.js";
 import type { Interrupt } from "./threads.js";
 
 /**
- * One saved state of a thread: what a run left behind. The mock keeps one per run that changed the
- * thread's state (docs/decisions/agent-server.md), where the real server keeps one per superstep.
+ * One saved state of a thread. As LangGraph's checkpointer, a run saves one per step: an `input`
+ * checkpoint for a run with input, then a `loop` checkpoint after each step (docs/scenarios.md "Steps
+ * and checkpoints").
  */
 export interface CheckpointRecord {
   checkpoint_id: string;
@@ -19,12 +20,28 @@ export interface CheckpointRecord {
   metadata: Record<string, unknown>;
 }
 
-/** What a run saves: the state it left and who it was. */
-export interface CheckpointInput {
-  values: Record<string, unknown> | null;
-  next: string[];
-  interrupts: Record<string, Interrupt[]>;
-  run: { run_id: string; thread_id: string; graph_id: string; assistant_id: string; metadata: Record<string, unknown> };
+/** Who saved a checkpoint: the run, whose metadata and scalar configurable go into every checkpoint's metadata. */
+export interface CheckpointRun {
+  run_id: string;
+  thread_id: string;
+  graph_id: string;
+  assistant_id: string;
+  metadata: Record<string, unknown>;
+  kwargs: Record<string, unknown>;
+}
+
+/** What a run saves: the steps it played and the state it left. */
+export interface RunCheckpointsInput {
+  run: CheckpointRun;
+  /** The run's input; undefined for a run with a `command` only (a resume writes no input checkpoint). */
+  input: unknown;
+  /** The state before the run. */
+  priorValues: Record<string, unknown> | null;
+  steps: readonly { nodes: string[]; writes: Record<string, unknown>; values: Record<string, unknown> | null }[];
+  /** The state the run left: values, the nodes to run next and pending interrupts. */
+  final: { values: Record<string, unknown> | null; next: string[]; interrupts: Record<string, Interrupt[]> };
+  /** The checkpoint the run started from (`checkpoint_id` on run create); default the thread's newest. */
+  parent?: CheckpointRecord | undefined;
 }
 
 /** Each thread's checkpoints, oldest first, keyed by thread id (arrays are replaced, never pushed to). */
@@ -46,37 +63,74 @@ export function deleteCheckpoints(ctx: MockContext, threadId: string): void {
   checkpointCollection(ctx).delete(threadId);
 }
 
+/** The thread's checkpoint with this id. */
+export function findCheckpoint(ctx: MockContext, threadId: string, checkpointId: string): CheckpointRecord | undefined {
+  return checkpointCollection(ctx).get(threadId)?.find((c) => c.checkpoint_id === checkpointId);
+}
+
 /**
- * Saves a new checkpoint after the thread's newest one. Its metadata is the run's metadata with the
- * keys the real server's loop writes on top (`source`, `step`, `parents`, and the run's identity).
+ * Saves a run's checkpoints after its parent (the thread's newest, or the one it was forked from):
+ * `input` (step n, next `__start__`, writes `{__start__: input}`) and a `loop` checkpoint after the
+ * start (next: the first step's nodes) for a run with input; then one `loop` checkpoint per step
+ * (writes: the step's update). At least one checkpoint is saved; the last holds the run's final state.
+ * Steps count on from the parent's (-1 for a thread's first input), as LangGraph's supersteps.
  */
-export function saveCheckpoint(ctx: MockContext, input: CheckpointInput): CheckpointRecord {
+export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput): CheckpointRecord[] {
   const checkpoints = checkpointCollection(ctx);
   const previous = checkpoints.get(input.run.thread_id) ?? [];
+  const parent = input.parent ?? previous.at(-1);
+  const parentStep = typeof parent?.metadata.step === "number" ? parent.metadata.step : undefined;
+  let step = parentStep === undefined ? (input.input !== undefined ? -1 : 0) : parentStep + 1;
+  type Entry = { source: string; writes: unknown; values: Record<string, unknown> | null; next: string[] };
+  const entries: Entry[] = [];
+  const firstNext = input.steps[0]?.nodes ?? input.final.next;
+  if (input.input !== undefined) {
+    entries.push({ source: "input", writes: { __start__: input.input }, values: input.priorValues, next: ["__start__"] });
+    entries.push({ source: "loop", writes: null, values: input.priorValues, next: firstNext });
+  }
+  input.steps.forEach((s, i) => entries.push({ source: "loop", writes: s.writes, values: s.values, next: input.steps[i + 1]?.nodes ?? input.final.next }));
+  if (!entries.some((e) => e.source === "loop")) entries.push({ source: "loop", writes: null, values: input.priorValues, next: input.final.next });
+  const base = runMetadata(input.run);
   const now = ctx.clock.now();
-  const metadata = omit(isPlainObject(input.run.metadata) ? input.run.metadata : {}, []);
-  const system: Record<string, unknown> = {
-    source: "loop",
-    step: previous.length + 1,
-    parents: {},
-    run_id: input.run.run_id,
-    thread_id: input.run.thread_id,
-    graph_id: input.run.graph_id,
-    assistant_id: input.run.assistant_id,
-    run_attempt: 1,
-  };
-  for (const key of Object.keys(system)) setOwn(metadata, key, system[key]);
-  const checkpoint: CheckpointRecord = {
-    checkpoint_id: ctx.random.uuid7(now),
-    parent_checkpoint_id: previous.at(-1)?.checkpoint_id ?? null,
-    created_at: now,
-    values: input.values ?? {},
-    next: input.next,
-    interrupts: input.interrupts,
-    metadata,
-  };
-  checkpoints.set(input.run.thread_id, [...previous, checkpoint]);
-  return checkpoint;
+  const saved: CheckpointRecord[] = [];
+  let parentId = parent?.checkpoint_id ?? null;
+  entries.forEach((entry, i) => {
+    const last = i === entries.length - 1;
+    const metadata = { ...base };
+    const system: Record<string, unknown> = { source: entry.source, step: step++, parents: {}, writes: entry.writes };
+    for (const key of Object.keys(system)) setOwn(metadata, key, system[key]);
+    const checkpoint: CheckpointRecord = {
+      checkpoint_id: ctx.random.uuid7(now),
+      parent_checkpoint_id: parentId,
+      created_at: now,
+      values: (last ? input.final.values : entry.values) ?? {},
+      next: entry.next,
+      interrupts: last ? input.final.interrupts : {},
+      metadata,
+    };
+    parentId = checkpoint.checkpoint_id;
+    saved.push(checkpoint);
+  });
+  checkpoints.set(input.run.thread_id, [...previous, ...saved]);
+  return saved;
+}
+
+/**
+ * What every checkpoint of a run carries in its metadata, as the real server's run config: the run's
+ * metadata, the scalar keys of its configurable not starting with `__` (request headers, the run's
+ * identity, `langgraph_request_id`) and `run_attempt`.
+ */
+function runMetadata(run: CheckpointRun): Record<string, unknown> {
+  const metadata = omit(isPlainObject(run.metadata) ? run.metadata : {}, []);
+  const config = isPlainObject(run.kwargs.config) ? run.kwargs.config : {};
+  const configurable = isPlainObject(config.configurable) ? config.configurable : {};
+  for (const [key, value] of Object.entries(configurable)) {
+    if (key.startsWith("__") || (value !== null && typeof value === "object")) continue;
+    setOwn(metadata, key, value);
+  }
+  const identity: Record<string, unknown> = { run_id: run.run_id, thread_id: run.thread_id, graph_id: run.graph_id, assistant_id: run.assistant_id, run_attempt: 1 };
+  for (const key of Object.keys(identity)) setOwn(metadata, key, identity[key]);
+  return metadata;
 }
 
 function checkpointRef(threadId: string, checkpointId: string | null) {

@@ -1,5 +1,6 @@
 import { MAX_INSTANT, type MockClock } from "../core/clock.js";
 import { isPlainObject } from "../core/json.js";
+import type { StreamFault } from "../http/faults.js";
 import type { Ending, ScenarioEvent } from "./scenario-types.js";
 
 /** One published event of a run; `id` is its position in the run's stream (0 = metadata). */
@@ -8,6 +9,11 @@ export interface Frame {
   /** Compact JSON, as it goes on the wire. */
   data: string;
   id: number;
+  /**
+   * The id a resumable stream sends (`id:` line, `Last-Event-ID`): the production server's Redis-stream
+   * form `<ms>-<seq>`, the mock clock's milliseconds and the event's number within that millisecond.
+   */
+  streamId: string;
   /** The stream mode that asks for it (`messages-tuple` for `messages`); null for metadata, feedback and error. */
   mode: string | null;
   /** When it was published, in ms on the mock's clock (the inspector's timeline). */
@@ -37,6 +43,10 @@ export interface RunScript {
   /** Stream modes published (see eventMode). */
   modes: ReadonlySet<string>;
   subgraphs: boolean;
+  /** The turn's `faults`, as the fault the run's own stream gets (a fault rule that hit the request wins). */
+  fault?: StreamFault | undefined;
+  /** Created with `stream_resumable: true`: its events carry ids and a join can replay them. */
+  resumable: boolean;
   /** Mock milliseconds to wait before starting (`after_seconds`). */
   afterMs: number;
   /** Runs ahead of this one on the thread (multitask `enqueue`). */
@@ -45,6 +55,15 @@ export interface RunScript {
   priorValues: Record<string, unknown> | null;
   /** An interrupt id when the scenario gives none. */
   interruptId: string;
+}
+
+/** One step of a run's graph: the nodes that ran, what they wrote, and the state after it. */
+export interface RunStep {
+  nodes: string[];
+  writes: Record<string, unknown>;
+  values: Record<string, unknown> | null;
+  /** A `values` event has given the state after this step. */
+  settled: boolean;
 }
 
 /** Side effects of a run on the store, done by the run service. */
@@ -81,6 +100,12 @@ export class Execution {
   private readonly listeners = new Set<StreamListener>();
   private lastBeat = 0;
   private values: Record<string, unknown> | null;
+  /**
+   * The graph steps played so far, one per node update (an `updates` event of the root graph, streamed
+   * or not), with the state after it (the next `values` event, else the state before): each is a
+   * checkpoint when the run finishes.
+   */
+  readonly steps: RunStep[] = [];
 
   constructor(
     readonly script: RunScript,
@@ -92,7 +117,22 @@ export class Execution {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 
-  /** Replays the frames after `afterId` (all with -1), then follows the run live. Returns the unsubscribe. */
+  /**
+   * Where a join starts reading: a resumable run replays from the start, or after the event a
+   * `Last-Event-ID` names; a run that is not resumable is followed live only, as on the production
+   * server (its events are not buffered). Returns the position to subscribe after.
+   */
+  joinPosition(lastEventId: string | undefined): number {
+    if (!this.script.resumable) return this.frames.length - 1;
+    if (lastEventId === undefined) return -1;
+    const seen = parseStreamId(lastEventId);
+    if (!seen) return -1;
+    let position = -1;
+    for (const frame of this.frames) if (compareStreamIds(parseStreamId(frame.streamId)!, seen) <= 0) position = frame.id;
+    return position;
+  }
+
+  /** Replays the frames after position `afterId` (all with -1), then follows the run live. Returns the unsubscribe. */
   subscribe(listener: StreamListener, afterId = -1): () => void {
     for (const frame of this.frames) if (frame.id > afterId) listener.frame(frame);
     if (this.outcome) {
@@ -122,7 +162,7 @@ export class Execution {
       for (const event of this.script.events) {
         if (event.delay_ms) await this.wait(event.delay_ms);
         this.abort.signal.throwIfAborted();
-        if (event.event === "values" && isPlainObject(event.data)) this.values = event.data;
+        this.record(event);
         const mode = eventMode(event.event);
         if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode);
       }
@@ -145,6 +185,33 @@ export class Execution {
     this.resolveDone(outcome);
   }
 
+  /** Follows the state through the turn's events: a root `updates` event is a step, a `values` event the state after it. */
+  private record(event: ScenarioEvent): void {
+    const named = typeof event.step === "string" ? event.step : undefined;
+    if (event.event === "values" && isPlainObject(event.data)) {
+      this.values = event.data;
+      if (named !== undefined) {
+        this.steps.push({ nodes: [named], writes: { [named]: event.data }, values: event.data, settled: true });
+        return;
+      }
+      const last = this.steps.at(-1);
+      if (last && !last.settled) {
+        last.values = event.data;
+        last.settled = true;
+      }
+      return;
+    }
+    if (event.step === false) return;
+    if (named !== undefined) {
+      this.steps.push({ nodes: [named], writes: { [named]: event.data }, values: this.values, settled: false });
+      return;
+    }
+    if (event.event !== "updates" || !isPlainObject(event.data)) return;
+    const nodes = Object.keys(event.data).filter((k) => !k.startsWith("__"));
+    if (!nodes.length) return;
+    this.steps.push({ nodes, writes: event.data, values: this.values, settled: false });
+  }
+
   private end(ending: RunScript["ending"]): Outcome {
     if (ending === "disconnect") return { kind: "disconnect", values: this.values };
     if (typeof ending === "object" && "error" in ending) {
@@ -155,9 +222,11 @@ export class Execution {
     if (ending === "interrupt" || (typeof ending === "object" && "interrupt" in ending)) {
       const given = typeof ending === "object" ? ending.interrupt : { value: null };
       interrupt = { value: given.value, id: given.id ?? this.script.interruptId, node: given.node ?? "agent" };
-      // The real server reports an interrupt as an `updates` chunk, or as `values` when updates were not asked for.
-      const mode = this.script.modes.has("updates") ? "updates" : this.script.modes.has("values") ? "values" : undefined;
-      if (mode) this.publish(mode, { __interrupt__: [{ value: interrupt.value, id: interrupt.id }] }, mode);
+      // LangGraph reports an interrupt in each of `updates` and `values` that was asked for, updates
+      // first (docs/decisions/agent-server.md "Interrupts").
+      for (const mode of ["updates", "values"]) {
+        if (this.script.modes.has(mode)) this.publish(mode, { __interrupt__: [{ value: interrupt.value, id: interrupt.id }] }, mode);
+      }
     }
     const feedback = this.hooks.feedback();
     if (Object.keys(feedback).length) this.publish("feedback", feedback, null);
@@ -165,7 +234,10 @@ export class Execution {
   }
 
   private publish(event: string, data: unknown, mode: string | null): void {
-    const frame: Frame = { event, data: JSON.stringify(data) ?? "null", id: this.frames.length, mode, at: this.clock.now() };
+    const at = this.clock.now();
+    const previous = this.frames.at(-1);
+    const seq = previous && previous.at === at ? Number(previous.streamId.split("-")[1]) + 1 : 0;
+    const frame: Frame = { event, data: JSON.stringify(data) ?? "null", id: this.frames.length, streamId: `${at}-${seq}`, mode, at };
     this.frames.push(frame);
     for (const listener of this.listeners) listener.frame(frame);
   }
@@ -210,4 +282,14 @@ export class Execution {
       });
     });
   }
+}
+
+/** `<ms>-<seq>` as two numbers; a bare `<ms>` counts as `<ms>-0`. Undefined when it is neither. */
+function parseStreamId(id: string): [number, number] | undefined {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(id.trim());
+  return m ? [Number(m[1]), Number(m[2] ?? 0)] : undefined;
+}
+
+function compareStreamIds(a: [number, number], b: [number, number]): number {
+  return a[0] - b[0] || a[1] - b[1];
 }

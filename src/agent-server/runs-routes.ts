@@ -6,17 +6,19 @@ import type { Execution, StreamListener } from "./run-execution.js";
 import { finalValues, runCollection, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
 import { errors, headers, RUN, RUN_PATH, THREAD_PATH } from "./route-schemas.js";
 import { HEARTBEAT, StreamWriter, openStream, sseFrame } from "./sse.js";
+import { FaultyStreamWriter } from "./stream-faults.js";
+import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
 
 type RunPath = { thread_id: string; run_id: string };
 type JoinQuery = { cancel_on_disconnect: boolean; stream_mode?: string[] };
 
 /** What a run-create needs of its request: the route it came in on, as the run record shows it. */
-export function runScope(scope: RequestScope, kind: RunScope["kind"], threadId: string | null): RunScope {
+export function runScope(scope: RequestScope, kind: RunScope["kind"], threadId: string | null, sentHeaders: Record<string, unknown> = {}): RunScope {
   const deploymentId = scope.mount.deployment_id ?? null;
   // The route as on the agent server itself: a deployment's `custom_url` prefix is not part of it.
   const path = deploymentId === null ? scope.path : scope.path.replace(/^\/agents\/[^/]+/, "");
-  return { threadId, kind, deploymentId, route: `${scope.method} ${path}`, request: `${scope.method} ${scope.url}`, tracingUrl: scope.tracingUrl, sentBody: scope.sentBody, note: scope.note };
+  return { threadId, kind, deploymentId, route: `${scope.method} ${path}`, request: `${scope.method} ${scope.url}`, tracingUrl: scope.tracingUrl, sentBody: scope.sentBody, headers: sentHeaders, note: scope.note };
 }
 
 /**
@@ -33,43 +35,56 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
     const name = stateless ? "runs.stateless" : "runs";
     const refusals = errors(400, 404, 409, 422);
     created.push(
-      route<{ params: Record<string, string>; body: RunCreateBody }>({
+      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
         name: `${name}.stream`,
         method: "POST",
         path: `${base}/stream`,
         params,
         body: `${RUN}RunCreate`,
         emptyBody: null,
+        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
+        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
         responses: { 200: { sse: true }, ...refusals },
-        handler: ({ params, body, scope }, res) => {
-          const { run, execution } = runs.create(body, runScope(scope, "stream", threadOf(params)));
+        handler: ({ params, body, headers, scope }, res) => {
+          const { run, execution } = runs.create(body, runScope(scope, "stream", threadOf(params), headers));
           // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
-          streamRun(res, run, execution, { ids: !stateless, location: !stateless, afterId: -1, cancelOnDisconnect: run.on_disconnect === "cancel", stallMs: ctx.options.streamStallMs });
+          streamRun(res, run, execution, {
+            location: !stateless,
+            afterId: -1,
+            cancelOnDisconnect: run.on_disconnect === "cancel",
+            stallMs: ctx.options.streamStallMs,
+            // A fault rule that hit this request wins over the scenario turn's own `faults`.
+            fault: (res.locals.streamFault as StreamFault | undefined) ?? execution.script.fault,
+          });
         },
       }),
-      route<{ params: Record<string, string>; body: RunCreateBody }>({
+      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
         name: `${name}.create`,
         method: "POST",
         path: base,
         params,
         body: `${RUN}RunCreate`,
         emptyBody: null,
+        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
+        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
         responses: { 200: `${RUN}Run`, ...refusals },
-        handler: ({ params, body, scope }) => {
-          const { run } = runs.create(body, runScope(scope, "background", threadOf(params)));
+        handler: ({ params, body, headers, scope }) => {
+          const { run } = runs.create(body, runScope(scope, "background", threadOf(params), headers));
           return reply(200, runResponse(run), { "Content-Location": runPath(run) });
         },
       }),
-      route<{ params: Record<string, string>; body: RunCreateBody }>({
+      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
         name: `${name}.wait`,
         method: "POST",
         path: `${base}/wait`,
         params,
         body: `${RUN}RunCreate`,
         emptyBody: null,
+        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
+        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
         responses: { 200: `${RUN}RunValues`, ...refusals },
-        handler: async ({ params, body, scope }, res) => {
-          const { run, execution } = runs.create(body, runScope(scope, "wait", threadOf(params)));
+        handler: async ({ params, body, headers, scope }, res) => {
+          const { run, execution } = runs.create(body, runScope(scope, "wait", threadOf(params), headers));
           res.setHeader("Content-Location", runPath(run));
           await answerWhenDone(res, execution, run.on_disconnect === "cancel", true);
         },
@@ -145,14 +160,13 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
         const run = requireRun(ctx, params);
         const execution = runs.execution(run.run_id);
         if (!execution) throw agentErrors.notFound();
-        const lastEventId = Number.parseInt(headers["last-event-id"] ?? "-1", 10);
         streamRun(res, run, execution, {
-          ids: true,
           location: false,
-          afterId: Number.isNaN(lastEventId) ? -1 : lastEventId,
+          afterId: execution.joinPosition(headers["last-event-id"]),
           modes: query.stream_mode && new Set(query.stream_mode),
           cancelOnDisconnect: query.cancel_on_disconnect,
           stallMs: ctx.options.streamStallMs,
+          fault: res.locals.streamFault as StreamFault | undefined,
         });
       },
     }),
@@ -173,39 +187,51 @@ function requireRun(ctx: MockContext, params: RunPath): RunRecord {
 }
 
 interface StreamOptions {
-  /** `id:` lines (thread routes only). */
-  ids: boolean;
   /** Send `Location: …/stream` for reconnects. */
   location: boolean;
-  /** Replay events after this id (-1: all). */
+  /** Replay events after this position (-1: all). */
   afterId: number;
   /** Only these modes (a join's `stream_mode`); metadata, feedback and error always pass. */
   modes?: ReadonlySet<string>;
   cancelOnDisconnect: boolean;
   /** Wall-clock ms an unread stream is kept (MockOptions.streamStallMs). */
   stallMs?: number;
+  /** What to do to this stream (a fault rule's, or the scenario turn's `faults`). */
+  fault?: StreamFault | undefined;
 }
 
-/** Writes a run's events as they come; a client that leaves is unsubscribed (and cancels the run if asked). */
+/**
+ * Writes a run's events as they come; a client that leaves is unsubscribed (and cancels the run if
+ * asked). Events carry `id:` lines only when the run is resumable, as on the production server.
+ */
 function streamRun(res: Response, run: RunRecord, execution: Execution, options: StreamOptions): void {
   const path = runPath(run);
   openStream(res, options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path });
+  const ids = execution.script.resumable;
+  let unsubscribe = () => {};
   // Backpressure: a client that does not read is not fed, and is dropped after stallMs (sse.ts).
-  const writer = new StreamWriter(res, options.stallMs);
+  const writer = new FaultyStreamWriter(new StreamWriter(res, options.stallMs), options.fault, {
+    stop: () => unsubscribe(),
+    drop: () => dropConnection(res),
+    end: () => res.end(),
+  });
   const listener: StreamListener = {
     frame: (f) => {
-      if (!options.modes || f.mode === null || options.modes.has(f.mode)) writer.event(sseFrame(f.event, f.data, options.ids ? f.id : undefined));
+      if (!options.modes || f.mode === null || options.modes.has(f.mode)) writer.event(sseFrame(f.event, f.data, ids ? f.streamId : undefined));
     },
     heartbeat: () => writer.heartbeat(HEARTBEAT),
     // A drop closes the socket after what was written (no final chunk): the client sees a cut body.
-    end: (dropped) => writer.flushed(() => (dropped ? dropConnection(res) : res.end())),
+    end: (dropped) => writer.end(dropped),
   };
-  let unsubscribe = () => {};
   res.on("close", () => {
     unsubscribe();
     if (!execution.outcome && options.cancelOnDisconnect) execution.cancel("interrupt");
   });
+  writer.start();
+  if (writer.stopped) return;
   unsubscribe = execution.subscribe(listener, options.afterId);
+  // A fault during the replay stopped the writer before the unsubscribe existed.
+  if (writer.stopped) unsubscribe();
 }
 
 /** Waits for the run and answers with its final values; a `disconnect` ending drops the run's own connection. */

@@ -2,15 +2,16 @@ import { MAX_INSTANT } from "../core/clock.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, isPlainObject, setOwn } from "../core/json.js";
-import { isUuid } from "../core/random.js";
+import { isUuid, uuid5 } from "../core/random.js";
 import { issueFeedbackToken } from "../tracing/feedback-tokens.js";
 import { resolveAssistant, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
-import { saveCheckpoint } from "./checkpoints.js";
+import { findCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
 import { Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
-import type { Ending, LoadedScenario, ScenarioEvent } from "./scenario-types.js";
+import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
+import type { StreamFault } from "../http/faults.js";
 import { renderTemplates, TemplateError } from "./templates.js";
 import { newThread, threadCollection, type ThreadRecord } from "./threads.js";
 import type { MultitaskStrategy, RunCreate, RunStatus } from "../schemas/types.gen.js";
@@ -62,6 +63,8 @@ export interface RunScope {
   tracingUrl: string;
   /** The body as the client sent it, before validation filled defaults (kept for /_mock/runs). */
   sentBody: unknown;
+  /** The request's headers (names lowercase): `user-agent` and `x-*` go into the run's configurable. */
+  headers: Record<string, unknown>;
   /** Adds facts to the request's journal entry (the inspector shows them beside the request). */
   note(facts: Record<string, unknown>): void;
 }
@@ -80,8 +83,9 @@ interface RunScript {
   turnIndex: number;
   events: ScenarioEvent[];
   ending: Exclude<Ending, { http: unknown }>;
+  /** The turn's `faults`, for the stream of its run. */
+  fault: StreamFault | undefined;
 }
-const ALL_MODES = ["values", "updates", "messages", "messages-tuple", "custom", "events", "debug", "tasks", "checkpoints"];
 
 export function runCollection(ctx: MockContext) {
   return ctx.store.collection<RunRecord>("runs");
@@ -227,7 +231,8 @@ export class RunService {
     this.ctx.random.faker.seed(this.ctx.random.seedFor(`run/${runId}`));
     const values = {
       run_id: runId,
-      thread_id: scope.threadId === null ? null : target.thread.thread_id,
+      // A stateless run plays on a temporary thread, as on the real server: templates see its id.
+      thread_id: target.thread.thread_id,
       assistant_id: target.assistant.assistant_id,
       graph_id: target.assistant.graph_id,
       scenario: scenario.name,
@@ -248,7 +253,7 @@ export class RunService {
     // A line break in an event name would end the SSE field and let the rest pass for other fields.
     const broken = events.findIndex((e) => /[\r\n]/.test(e.event));
     if (broken >= 0) throw agentErrors.templateFailed(scenario.name, `event name at /${broken}/event is ${JSON.stringify(events[broken]!.event)} in this run; an SSE event name is one line`);
-    return { scenario, turnIndex, events, ending: ending as RunScript["ending"] };
+    return { scenario, turnIndex, events, ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults) };
   }
 
   /** Stores the pending run and marks its thread busy on the run's graph and scenario turn. */
@@ -263,7 +268,7 @@ export class RunService {
       updated_at: now,
       status: "pending",
       metadata: isPlainObject(body.metadata) ? body.metadata : {},
-      kwargs: runKwargs(body, scope.threadId === null),
+      kwargs: runKwargs(body, scope.threadId === null, scope.headers, { run_id: runId, thread_id: thread.thread_id, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }),
       multitask_strategy: body.multitask_strategy,
       request: scope.sentBody,
       route: scope.route,
@@ -302,9 +307,8 @@ export class RunService {
     const ctx = this.ctx;
     const runId = run.run_id;
     const requested = Array.isArray(body.stream_mode) ? body.stream_mode : [body.stream_mode];
-    const explicit = isPlainObject(scope.sentBody) && Object.hasOwn(scope.sentBody, "stream_mode");
-    // Background runs without stream_mode publish every mode, so a join can ask for any.
-    const modes = new Set(scope.kind !== "stream" && !explicit ? ALL_MODES : requested);
+    // Every run publishes its own modes (`["values"]` by default); a join cannot ask for more.
+    const modes = new Set(requested);
     const generation = this.generation;
     const feedbackKeys = [...new Set(body.feedback_keys ?? [])];
     const execution: Execution = new Execution(
@@ -315,9 +319,11 @@ export class RunService {
         ending: script.ending,
         modes,
         subgraphs: body.stream_subgraphs,
+        resumable: body.stream_resumable,
+        fault: script.fault,
         afterMs: (body.after_seconds ?? 0) * 1000,
         waitFor: ahead.map((x) => x.done),
-        priorValues: thread.values,
+        priorValues: forkedFrom(ctx, thread, body)?.values ?? thread.values,
         interruptId: ctx.random.hex(32),
       },
       ctx.clock,
@@ -417,8 +423,17 @@ export class RunService {
     // A successful run always saves a checkpoint; a failed or cancelled one only when it changed the
     // state: it streamed values, or it ends the thread's pending interrupt.
     const streamedValues = outcome.values !== execution.script.priorValues;
-    const changed = outcome.kind === "success" || streamedValues || Object.keys(thread.interrupts).length > 0;
-    if (changed) saveCheckpoint(ctx, { values: outcome.values, next: interrupt ? [interrupt.node] : [], interrupts, run });
+    const changed = outcome.kind === "success" || streamedValues || execution.steps.length > 0 || Object.keys(thread.interrupts).length > 0;
+    if (changed) {
+      saveRunCheckpoints(ctx, {
+        run,
+        input: run.kwargs.command === null ? run.kwargs.input : undefined,
+        priorValues: execution.script.priorValues,
+        steps: execution.steps,
+        final: { values: outcome.values, next: interrupt ? [interrupt.node] : [], interrupts },
+        parent: forkedFrom(ctx, thread, run.kwargs),
+      });
+    }
     const settled: ThreadRecord["status"] = outcome.kind === "error" || outcome.kind === "disconnect" ? "error" : interrupt ? "interrupted" : "idle";
     threads.set(thread.thread_id, {
       ...thread,
@@ -451,13 +466,50 @@ function mismatch(scenario: LoadedScenario, body: RunCreateBody, assistant: Assi
   return undefined;
 }
 
-/** The run's `kwargs` as the real server lists them. */
-function runKwargs(body: RunCreateBody, stateless: boolean): Record<string, unknown> {
+/** The checkpoint a run asked to start from (`checkpoint_id` on run create), when the thread has it. */
+function forkedFrom(ctx: MockContext, thread: ThreadRecord, body: { checkpoint_id?: unknown }) {
+  return typeof body.checkpoint_id === "string" ? findCheckpoint(ctx, thread.thread_id, body.checkpoint_id) : undefined;
+}
+
+/** A scenario turn's `faults` as the stream writer takes it (the same shape as a fault rule's stream kinds). */
+function turnFault(scenario: string, faults: Turn["faults"]): StreamFault | undefined {
+  if (!faults) return undefined;
+  const [kind, p] = Object.entries(faults)[0] as [StreamFault["kind"], { after_events: number; error?: string; message?: string }];
+  return { id: `scenario:${scenario}`, kind, afterEvents: p.after_events, error: p.error ?? "InjectedFault", message: p.message ?? "fault injected by agent-platform-mock" };
+}
+
+/** Request headers the real server never copies into a run's configurable (vendored `utils/headers.py`). */
+const PRIVATE_HEADERS = new Set(["x-api-key", "x-tenant-id", "x-service-key"]);
+
+/**
+ * The run's `config` as the real server fills it (vendored `models/run.py` `create_valid_run`): the
+ * request's config, with `configurable` gaining the `user-agent` and `x-*` request headers, the
+ * checkpoint asked for, the run's identity, `langgraph_request_id` (the `x-request-id` sent, else one
+ * fixed by the run id) and `__after_seconds__` for a delayed run.
+ */
+export function runConfig(body: RunCreateBody, headers: Record<string, unknown>, identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string }, requestId: string): Record<string, unknown> {
+  const config: Record<string, unknown> = isPlainObject(body.config) ? { ...body.config } : {};
+  const configurable: Record<string, unknown> = isPlainObject(config.configurable) ? { ...config.configurable } : {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== "string" || PRIVATE_HEADERS.has(name)) continue;
+    if (name === "user-agent" || name.startsWith("x-")) setOwn(configurable, name, value);
+  }
+  if (typeof body.checkpoint_id === "string") configurable.checkpoint_id = body.checkpoint_id;
+  for (const [key, value] of Object.entries(identity)) setOwn(configurable, key, value);
+  configurable.langgraph_request_id = typeof headers["x-request-id"] === "string" ? headers["x-request-id"] : requestId;
+  if (body.after_seconds) configurable.__after_seconds__ = body.after_seconds;
+  config.configurable = configurable;
+  return config;
+}
+
+/** The run's `kwargs` as the real server lists them; `context` mirrors `configurable` as there. */
+function runKwargs(body: RunCreateBody, stateless: boolean, headers: Record<string, unknown>, identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string }): Record<string, unknown> {
+  const config = runConfig(body, headers, identity, uuid5(identity.run_id, REQUEST_ID_NAMESPACE));
   return {
     input: body.input ?? null,
     command: body.command ?? null,
-    config: body.config ?? {},
-    context: body.context ?? {},
+    config,
+    context: { ...(isPlainObject(body.context) ? body.context : {}), ...(config.configurable as Record<string, unknown>) },
     stream_mode: body.stream_mode,
     interrupt_before: body.interrupt_before ?? null,
     interrupt_after: body.interrupt_after ?? null,
@@ -466,7 +518,11 @@ function runKwargs(body: RunCreateBody, stateless: boolean): Record<string, unkn
     temporary: stateless && body.on_completion === "delete",
     subgraphs: body.stream_subgraphs,
     resumable: body.stream_resumable,
+    checkpoint_during: body.checkpoint_during ?? false,
     checkpoint_id: body.checkpoint_id ?? null,
     durability: body.durability ?? "async",
   };
 }
+
+/** Namespace of the mock's request ids (`langgraph_request_id`), so they are fixed by the run id. */
+const REQUEST_ID_NAMESPACE = "5f1d2c3b-7a4e-4c1a-9b7e-2d6f8a0c1e3b";

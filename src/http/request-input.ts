@@ -1,5 +1,6 @@
 import { SCHEMA_BASE, schemas } from "../schemas/registry.js";
 import { isUuid } from "../core/random.js";
+import { setOwn } from "../core/json.js";
 import type { SchemaRef } from "./route.js";
 import type { RequestPart, RequestProblem } from "./service-module.js";
 
@@ -41,6 +42,13 @@ function convertStrings(schema: SchemaRef, input: Record<string, unknown>): Reco
       const last = Array.isArray(raw) ? raw[raw.length - 1] : raw;
       out[name] = coerce(String(last), types);
     }
+  }
+  // Names a schema cannot list (say, every `x-*` header) are read as text by `patternProperties`.
+  const patterns = Object.keys((node.patternProperties ?? {}) as object).map((p) => new RegExp(p, "u"));
+  for (const name of Object.keys(input)) {
+    if (Object.hasOwn(properties, name) || !patterns.some((p) => p.test(name))) continue;
+    const raw = input[name];
+    if (raw !== undefined) setOwn(out, name, String(Array.isArray(raw) ? raw[raw.length - 1] : raw));
   }
   return out;
 }

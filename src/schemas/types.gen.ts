@@ -113,6 +113,23 @@ export type ThreadRunList = Run[];
  * What a scenario file holds: one scenario or a list of them.
  */
 export type ScenarioFile = Scenario | Scenario[];
+export type TurnStreamFault =
+  | {
+      cut: TurnAfterEvents;
+    }
+  | {
+      stall: TurnAfterEvents;
+    }
+  | {
+      bad_frame: TurnAfterEvents;
+    }
+  | {
+      error_event: {
+        after_events: number;
+        error?: string;
+        message?: string;
+      };
+    };
 export type Ending =
   | ("success" | "interrupt" | "disconnect")
   | (
@@ -940,6 +957,10 @@ export interface Scenario {
    */
   events?: ScenarioEvent[];
   end?: Ending;
+  /**
+   * Shorthand for a single turn's faults.
+   */
+  faults?: TurnStreamFault;
 }
 export interface ScenarioMatch {
   /**
@@ -962,6 +983,13 @@ export interface Turn {
   description?: string;
   events?: ScenarioEvent[];
   end?: Ending;
+  faults?: TurnStreamFault;
+}
+export interface TurnAfterEvents {
+  /**
+   * Events on the wire before the fault, metadata included.
+   */
+  after_events: number;
 }
 export interface ScenarioEvent {
   /**
@@ -976,6 +1004,10 @@ export interface ScenarioEvent {
    * Wait this long (mock time) before sending the event; at most the span a Date can hold (a wait past the clock's last instant ends the run with a RangeError).
    */
   delay_ms?: number;
+  /**
+   * Whether this event is a graph step (a checkpoint; docs/scenarios.md "Steps and checkpoints"). Default: a root `updates` event is a step of the nodes it names, any other event is not. false: not a step; a node name: a step of that node, writing the event's data.
+   */
+  step?: boolean | string;
 }
 export interface HealthOk {
   ok: true;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { createApp, mockOf } from "../../src/index.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
@@ -46,6 +48,35 @@ describe("background runs, wait and join", () => {
     expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", values: { done: "bg" } });
   });
 
+  it("fills kwargs.config as the real server: request headers, the run's identity and a request id in configurable, mirrored in context", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const created = await request(a)
+      .post(`/threads/${tid}/runs`)
+      .set("User-Agent", "tests/1.0")
+      .set("X-Team", "blue")
+      .set("X-Api-Key", "secret")
+      .send({ assistant_id: "agent", input: { tag: "cfg" }, config: { tags: ["t"], configurable: { user: "u1" } }, metadata: { purpose: "test" }, after_seconds: 2 })
+      .expect(200);
+    const { run_id, kwargs, metadata } = created.body;
+    const configurable = {
+      user: "u1",
+      "user-agent": "tests/1.0",
+      "x-team": "blue",
+      run_id,
+      thread_id: tid,
+      graph_id: "agent",
+      assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca",
+      langgraph_request_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5/),
+      __after_seconds__: 2,
+    };
+    expect(kwargs.config).toEqual({ tags: ["t"], configurable });
+    expect(kwargs.context).toEqual(configurable);
+    expect(metadata).toEqual({ purpose: "test" });
+    const again = await request(a).post(`/threads/${tid}/runs`).set("X-Request-Id", "req-1").send({ assistant_id: "agent", input: { tag: "cfg" } }).expect(200);
+    expect(again.body.kwargs.config.configurable.langgraph_request_id).toBe("req-1");
+  });
+
   it("runs/wait returns the final values, or __error__ for a failed run", async () => {
     const a = app([{ name: "ok", match: { input: { ok: true } }, events: [{ event: "values", data: { answer: 42 } }] }, { name: "fail", end: { error: { error: "ValueError", message: "nope" } } }], true);
     const tid = await newThread(a);
@@ -56,19 +87,45 @@ describe("background runs, wait and join", () => {
     expect(failed.body).toEqual({ __error__: { error: "ValueError", message: "nope" } });
   });
 
-  it("join-stream replays the run's events after Last-Event-ID and follows it live, filtered by stream_mode", async () => {
+  it("join-stream of a resumable run replays its events after Last-Event-ID (ids <ms>-<seq>) and follows it live, filtered by stream_mode", async () => {
     const a = app();
     const tid = await newThread(a);
-    const { run_id } = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true, tag: "j" }, feedback_keys: ["k"] })).body;
+    const body = { assistant_id: "agent", input: { slow: true, tag: "j" }, feedback_keys: ["k"], stream_mode: ["updates", "values"], stream_resumable: true };
+    const { run_id } = (await request(a).post(`/threads/${tid}/runs`).send(body)).body;
     await waitFor(() => statusOf(a, run_id) === "running");
-    const joined = request(a).get(`/threads/${tid}/runs/${run_id}/stream`).set("Last-Event-ID", "0").buffer(true).parse(rawText).then((r) => r);
+    const t0 = mockOf(a).clock.now().getTime();
+    const joined = request(a).get(`/threads/${tid}/runs/${run_id}/stream`).set("Last-Event-ID", `${t0}-0`).buffer(true).parse(rawText).then((r) => r);
     await new Promise((r) => setImmediate(r));
     mockOf(a).clock.advance("10s");
     const res = await joined;
     expect(res.status).toBe(200);
-    expect(sseEvents(res.body).map((e) => [e.event, e.id])).toEqual([["updates", "1"], ["values", "2"], ["feedback", "3"]]);
+    const t1 = t0 + 10_000;
+    expect(sseEvents(res.body).map((e) => [e.event, e.id])).toEqual([["updates", `${t0}-1`], ["values", `${t1}-0`], ["feedback", `${t1}-1`]]);
     const onlyValues = await request(a).get(`/threads/${tid}/runs/${run_id}/stream?stream_mode=values`).buffer(true).parse(rawText).expect(200);
-    expect(sseEvents(onlyValues.body).map((e) => e.event)).toEqual(["metadata", "values", "feedback"]);
+    expect(sseEvents(onlyValues.body).map((e) => [e.event, e.id])).toEqual([["metadata", `${t0}-0`], ["values", `${t1}-0`], ["feedback", `${t1}-1`]]);
+    const afterAll = await request(a).get(`/threads/${tid}/runs/${run_id}/stream`).set("Last-Event-ID", `${t1}-1`).buffer(true).parse(rawText).expect(200);
+    expect(afterAll.body).toBe("");
+  });
+
+  it("join-stream of a run that is not resumable follows it live only, without ids, in the run's own modes", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    // No stream_mode: the run publishes `values` only (the default), and a join gets no more.
+    const { run_id } = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true, tag: "live" } })).body;
+    await waitFor(() => statusOf(a, run_id) === "running");
+    // Over a socket: once the headers are in, the join is following the run.
+    const server = createServer(a).listen(0);
+    try {
+      const { port } = server.address() as AddressInfo;
+      const joined = await fetch(`http://127.0.0.1:${port}/threads/${tid}/runs/${run_id}/stream`, { headers: { "Last-Event-ID": "0" } });
+      mockOf(a).clock.advance("10s");
+      expect(sseEvents(await joined.text())).toEqual([{ event: "values", data: { done: "live" }, id: null }]);
+    } finally {
+      server.close();
+    }
+    // Over and not resumable: nothing to replay.
+    const late = await request(a).get(`/threads/${tid}/runs/${run_id}/stream`).buffer(true).parse(rawText).expect(200);
+    expect(late.body).toBe("");
   });
 
   it("cancel interrupts a running run (202), and the thread goes back to idle", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import request from "supertest";
+import { Client } from "@langchain/langgraph-sdk";
 import { createApp, mockOf, startMockServer, type MockServer } from "../../src/index.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { parseSse, rawRequest, rawText, sseEvents } from "../support/sse.js";
@@ -35,7 +36,7 @@ function stream(a: ReturnType<typeof app>, path: string, body: Record<string, un
 const input = (content: string) => ({ messages: [{ role: "user", content }] });
 
 describe("the run stream on the wire", () => {
-  it("frames every event with CRLF, compact JSON and an id, then the feedback event, with the real headers", async () => {
+  it("frames every event with CRLF, compact JSON and no id line (not resumable), then the feedback event, with the real headers", async () => {
     const a = app();
     const tid = await newThread(a);
     const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input("hello there"), stream_mode: ["values", "updates"], feedback_keys: ["user_liked", "user_disliked"] }).expect(200);
@@ -44,10 +45,10 @@ describe("the run stream on the wire", () => {
     const tokens = [...mockOf(a).context.store.collection<{ id: string; feedback_key: string }>("feedback_tokens").values()];
     const url = (key: string) => `${BASE}/api/v1/feedback/tokens/${tokens.find((t) => t.feedback_key === key)!.id}`;
     expect(res.body).toBe(
-      `event: metadata\r\ndata: {"run_id":"${rid}","attempt":1}\r\nid: 0\r\n\r\n` +
-        `event: values\r\ndata: {"messages":[{"type":"human","content":"hello there"}]}\r\nid: 1\r\n\r\n` +
-        `event: updates\r\ndata: {"agent":{"messages":[{"type":"ai","id":"ai-1","content":"Hi!"}]}}\r\nid: 2\r\n\r\n` +
-        `event: feedback\r\ndata: {"user_liked":"${url("user_liked")}","user_disliked":"${url("user_disliked")}"}\r\nid: 3\r\n\r\n`,
+      `event: metadata\r\ndata: {"run_id":"${rid}","attempt":1}\r\n\r\n` +
+        `event: values\r\ndata: {"messages":[{"type":"human","content":"hello there"}]}\r\n\r\n` +
+        `event: updates\r\ndata: {"agent":{"messages":[{"type":"ai","id":"ai-1","content":"Hi!"}]}}\r\n\r\n` +
+        `event: feedback\r\ndata: {"user_liked":"${url("user_liked")}","user_disliked":"${url("user_disliked")}"}\r\n\r\n`,
     );
     expect(res.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
     expect(res.headers["cache-control"]).toBe("no-store");
@@ -73,7 +74,7 @@ describe("the run stream on the wire", () => {
     const a = app();
     const tid = await newThread(a);
     const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input("hello"), stream_mode: ["messages-tuple", "custom", "updates"], stream_subgraphs: true }).expect(200);
-    expect(sseEvents(res.body).map((e) => [e.event, e.id])).toEqual([["metadata", "0"], ["updates", "1"], ["messages", "2"], ["custom", "3"], ["updates|sub:1", "4"]]);
+    expect(sseEvents(res.body).map((e) => [e.event, e.id])).toEqual([["metadata", null], ["updates", null], ["messages", null], ["custom", null], ["updates|sub:1", null]]);
     const legacy = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input("hello"), stream_mode: "messages" }).expect(200);
     expect(sseEvents(legacy.body).map((e) => e.event)).toEqual(["metadata"]);
   });
@@ -104,7 +105,7 @@ describe("the run stream on the wire", () => {
     const a = app([{ name: "boom", events: [{ event: "values", data: { n: 1 } }], end: { error: { error: "ValueError", message: "boom" } } }]);
     const tid = await newThread(a);
     const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: {}, feedback_keys: ["k"] }).expect(200);
-    expect(res.body.endsWith(`event: error\r\ndata: {"error":"ValueError","message":"boom"}\r\nid: 2\r\n\r\n`)).toBe(true);
+    expect(res.body.endsWith(`event: error\r\ndata: {"error":"ValueError","message":"boom"}\r\n\r\n`)).toBe(true);
     expect(sseEvents(res.body).map((e) => e.event)).toEqual(["metadata", "values", "error"]);
     const thread = (await request(a).get(`/threads/${tid}`)).body;
     expect(thread).toMatchObject({ status: "error", values: { n: 1 } });
@@ -113,7 +114,7 @@ describe("the run stream on the wire", () => {
     expect(mockOf(a).context.store.collection("feedback_tokens").size).toBe(0);
   });
 
-  it("an interrupt ending sends __interrupt__ as updates (or values without updates) and leaves the thread interrupted", async () => {
+  it("an interrupt ending sends __interrupt__ in updates and in values, each when asked for, and leaves the thread interrupted", async () => {
     const scenario = { name: "ask", events: [{ event: "values", data: { draft: "x" } }], end: { interrupt: { value: { question: "Send?" }, id: "int-1", node: "review" } } };
     const a = app([scenario]);
     const tid = await newThread(a);
@@ -122,6 +123,7 @@ describe("the run stream on the wire", () => {
       ["metadata", expect.any(Object)],
       ["values", { draft: "x" }],
       ["updates", { __interrupt__: [{ value: { question: "Send?" }, id: "int-1" }] }],
+      ["values", { __interrupt__: [{ value: { question: "Send?" }, id: "int-1" }] }],
       ["feedback", { k: expect.stringMatching(/^http:\/\/mock\.test\/api\/v1\/feedback\/tokens\/[0-9a-f-]{36}$/) }],
     ]);
     const thread = (await request(a).get(`/threads/${tid}`)).body;
@@ -206,13 +208,55 @@ describe("the run stream on the wire", () => {
     }
   });
 
+  it("SDK 2.x sees no empty part for a heartbeat on a stream that is not resumable (no id lines)", async () => {
+    const mock = await startMockServer({ seed: 1, fixtures: false, heartbeatMs: 1000, clock: { autoAdvance: false }, scenarios: [{ name: "slow", events: [{ event: "values", data: { a: 1 }, delay_ms: 2500 }] }] });
+    try {
+      const client = new Client({ apiUrl: mock.url });
+      const play = async (streamResumable: boolean) => {
+        const thread = await client.threads.create();
+        const parts: { event: string; data: unknown }[] = [];
+        const done = (async () => {
+          for await (const part of client.runs.stream(thread.thread_id, "agent", { input: {}, streamResumable })) parts.push({ event: part.event, data: part.data });
+        })();
+        await waitFor(() => [...mock.control.context.store.collection<{ status: string }>("runs").values()].at(-1)?.status === "running");
+        for (let i = 0; i < 3; i++) {
+          mock.clock.advance(1000);
+          await new Promise((r) => setImmediate(r));
+        }
+        await done;
+        return parts;
+      };
+      expect(await play(false)).toEqual([
+        { event: "metadata", data: expect.objectContaining({ attempt: 1 }) },
+        { event: "values", data: { a: 1 } },
+      ]);
+      // With ids (a resumable run, as on production), 2.x's decoder repeats the last id on the blank
+      // line after each heartbeat comment: the empty parts the issue saw.
+      expect((await play(true)).filter((p) => p.event === "")).toEqual([
+        { event: "", data: null },
+        { event: "", data: null },
+      ]);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("a stateless run's templates see its temporary thread's id", async () => {
+    const a = app([{ name: "where", events: [{ event: "values", data: { thread: "{{thread_id}}" } }] }]);
+    const res = await stream(a, "/runs/stream", { assistant_id: "agent", input: {}, on_completion: "keep" }).expect(200);
+    const rid = (sseEvents(res.body)[0]!.data as { run_id: string }).run_id;
+    const run = (await request(a).get(`/_mock/runs/${rid}`).expect(200)).body;
+    expect(run.thread_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sseEvents(res.body)[1]!.data).toEqual({ thread: run.thread_id });
+  });
+
   it("a disconnect ending drops the connection without a terminal event; the run ends as error", async () => {
     const mock = await startMockServer({ seed: 1, fixtures: false, scenarios: [{ name: "drop", events: [{ event: "values", data: { a: 1 } }], end: "disconnect" }] });
     try {
       const tid = await threadOn(mock.url);
       const res = await rawRequest(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: { assistant_id: "agent", feedback_keys: ["k"] } });
       expect(res.complete).toBe(false);
-      expect(res.body).toMatch(/^event: metadata\r\n.*\r\nid: 0\r\n\r\nevent: values\r\ndata: \{"a":1\}\r\nid: 1\r\n\r\n$/s);
+      expect(res.body).toMatch(/^event: metadata\r\n.*\r\n\r\nevent: values\r\ndata: \{"a":1\}\r\n\r\n$/s);
       const run = mock.control.context.store.collection<{ status: string; error: unknown }>("runs").values().next().value;
       expect(run).toMatchObject({ status: "error", error: { error: "ConnectionError" } });
       expect(await (await fetch(`${mock.url}/threads/${tid}`)).json()).toMatchObject({ status: "error", values: { a: 1 }, interrupts: {} });

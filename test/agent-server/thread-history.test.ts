@@ -27,6 +27,25 @@ const SCENARIOS: ScenarioInput[] = [
       { events: [{ event: "values", data: { draft: "report", sent: true } }] },
     ],
   },
+  {
+    name: "steps",
+    match: { input: { steps: true } },
+    events: [
+      { event: "updates", data: { plan: { q: "?" } } },
+      { event: "values", data: { q: "?" } },
+      { event: "updates", data: { reply: { answer: 42 } } },
+      { event: "values", data: { q: "?", answer: 42 } },
+    ],
+  },
+  {
+    name: "explicit-steps",
+    match: { input: { explicit: true } },
+    events: [
+      { event: "updates", data: { plan: { q: "?" } }, step: false },
+      { event: "values", data: { draft: "d1" }, step: "writer" },
+      { event: "custom", data: { sent: true }, step: "notify" },
+    ],
+  },
   { name: "hello", match: { input: { hello: true } }, events: [{ event: "values", data: { messages: ["hi", "hello"] } }] },
   { name: "slow", match: { input: { slow: true } }, events: [{ event: "values", data: { slow: true }, delay_ms: 10_000 }] },
   { name: "fails-after-values", match: { input: { fail: "late" } }, events: [{ event: "values", data: { partial: true } }], end: { error: { error: "ValueError", message: "boom" } } },
@@ -50,22 +69,25 @@ async function run(a: App, threadId: string, body: object): Promise<string> {
 }
 
 const ref = (thread_id: string, checkpoint_id: string | null) => ({ thread_id, checkpoint_ns: "", checkpoint_id, checkpoint_map: null });
-const meta = (thread_id: string, run_id: string, step: number, extra: object = {}) => ({
+/** A checkpoint's metadata: the run's metadata and configurable, then what LangGraph's loop writes. */
+const meta = (thread_id: string, run_id: string, step: number, extra: object = {}, source = "loop", writes: unknown = null) => ({
   ...extra,
-  source: "loop",
-  step,
-  parents: {},
   run_id,
   thread_id,
   graph_id: "agent",
   assistant_id: AGENT_ID,
+  langgraph_request_id: expect.stringMatching(UUID),
   run_attempt: 1,
+  source,
+  step,
+  parents: {},
+  writes,
 });
 type State = { checkpoint: { checkpoint_id: string }; parent_checkpoint: { checkpoint_id: string } | null };
 const ids = (states: State[]) => states.map((s) => s.checkpoint.checkpoint_id);
 
 describe("thread history", () => {
-  it("a new thread has no history; each turn of a conversation adds a state, newest first, linked to the one before", async () => {
+  it("a new thread has no history; each run adds an input state and one per step, newest first, linked to the one before", async () => {
     const a = app();
     const tid = await newThread(a);
     await request(a).post(`/threads/${tid}/history`).send({ limit: 10 }).expect(200, []);
@@ -74,27 +96,46 @@ describe("thread history", () => {
     const r1 = await run(a, tid, { input: { chat: true }, metadata: { user: "alice" } });
     const r2 = await run(a, tid, { input: { chat: true } });
     const history = (await request(a).post(`/threads/${tid}/history`).send({ limit: 10 }).expect(200)).body as State[];
-    const [c2, c1] = ids(history);
-    expect(c1).toMatch(UUID);
-    expect(c2).toMatch(UUID);
-    expect(c2).not.toBe(c1);
+    const [c4, c3, c2, c1] = ids(history);
+    expect(new Set([c1, c2, c3, c4]).size).toBe(4);
+    const first = { messages: ["hi", "hello"] };
     expect(history).toEqual([
       {
         values: { messages: ["hi", "hello", "how are you?", "fine"] },
         next: [],
         tasks: [],
-        checkpoint: ref(tid, c2!),
+        checkpoint: ref(tid, c4!),
         metadata: meta(tid, r2, 2),
         created_at: "2026-01-15T09:00:02.000000+00:00",
+        parent_checkpoint: ref(tid, c3!),
+        interrupts: [],
+      },
+      {
+        values: first,
+        next: ["__start__"],
+        tasks: [],
+        checkpoint: ref(tid, c3!),
+        metadata: meta(tid, r2, 1, {}, "input", { __start__: { chat: true } }),
+        created_at: "2026-01-15T09:00:02.000000+00:00",
+        parent_checkpoint: ref(tid, c2!),
+        interrupts: [],
+      },
+      {
+        values: first,
+        next: [],
+        tasks: [],
+        checkpoint: ref(tid, c2!),
+        metadata: meta(tid, r1, 0, { user: "alice" }),
+        created_at: "2026-01-15T09:00:01.000000+00:00",
         parent_checkpoint: ref(tid, c1!),
         interrupts: [],
       },
       {
-        values: { messages: ["hi", "hello"] },
-        next: [],
+        values: {},
+        next: ["__start__"],
         tasks: [],
         checkpoint: ref(tid, c1!),
-        metadata: meta(tid, r1, 1, { user: "alice" }),
+        metadata: meta(tid, r1, -1, { user: "alice" }, "input", { __start__: { chat: true } }),
         created_at: "2026-01-15T09:00:01.000000+00:00",
         parent_checkpoint: null,
         interrupts: [],
@@ -103,11 +144,56 @@ describe("thread history", () => {
     for (const state of history) expect(schemas().check("agent-server/thread.json#/$defs/ThreadState", state)).toEqual([]);
     // The current state is the newest state of the history; a past one can be read by its checkpoint id.
     expect((await request(a).get(`/threads/${tid}/state`).expect(200)).body).toEqual(history[0]);
-    expect((await request(a).get(`/threads/${tid}/state/${c1}`).expect(200)).body).toEqual(history[1]);
-    expect((await request(a).post(`/threads/${tid}/state/checkpoint`).send({ checkpoint: { checkpoint_id: c1 } }).expect(200)).body).toEqual(history[1]);
+    expect((await request(a).get(`/threads/${tid}/state/${c2}`).expect(200)).body).toEqual(history[2]);
+    expect((await request(a).post(`/threads/${tid}/state/checkpoint`).send({ checkpoint: { checkpoint_id: c2 } }).expect(200)).body).toEqual(history[2]);
     expect((await request(a).post(`/threads/${tid}/state/checkpoint`).send({ checkpoint: {} }).expect(200)).body).toEqual(history[0]);
     // The thread's state_updated_at is the newest checkpoint's time.
     expect((await request(a).get(`/threads/${tid}`)).body.state_updated_at).toBe("2026-01-15T09:00:02.000000+00:00");
+  });
+
+  it("a step is a node update: one loop state per updates event, with its writes, the state after it and the next node", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    const rid = await run(a, tid, { input: { steps: true } });
+    const history = (await request(a).get(`/threads/${tid}/history`).expect(200)).body;
+    expect(history.map((s: { metadata: { source: string; step: number; writes: unknown }; next: string[]; values: unknown }) => [s.metadata.source, s.metadata.step, s.metadata.writes, s.next, s.values])).toEqual([
+      ["loop", 2, { reply: { answer: 42 } }, [], { q: "?", answer: 42 }],
+      ["loop", 1, { plan: { q: "?" } }, ["reply"], { q: "?" }],
+      ["loop", 0, null, ["plan"], {}],
+      ["input", -1, { __start__: { steps: true } }, ["__start__"], {}],
+    ]);
+    expect(history[0].metadata.run_id).toBe(rid);
+  });
+
+  it("a scenario event can state whether it is a step, and whose", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    await run(a, tid, { input: { explicit: true } });
+    const history = (await request(a).get(`/threads/${tid}/history`).expect(200)).body;
+    expect(history.map((s: { metadata: { source: string; step: number; writes: unknown }; next: string[]; values: unknown }) => [s.metadata.source, s.metadata.step, s.metadata.writes, s.next, s.values])).toEqual([
+      ["loop", 2, { notify: { sent: true } }, [], { draft: "d1" }],
+      ["loop", 1, { writer: { draft: "d1" } }, ["notify"], { draft: "d1" }],
+      ["loop", 0, null, ["writer"], {}],
+      ["input", -1, { __start__: { explicit: true } }, ["__start__"], {}],
+    ]);
+  });
+
+  it("a run created with checkpoint_id forks the thread from that state", async () => {
+    const a = app();
+    const tid = await newThread(a);
+    await run(a, tid, { input: { chat: true } });
+    await run(a, tid, { input: { chat: true } });
+    const before = (await request(a).get(`/threads/${tid}/history`)).body;
+    const firstTurn = before[2];
+    expect(firstTurn.values).toEqual({ messages: ["hi", "hello"] });
+    await run(a, tid, { input: { hello: true }, checkpoint_id: firstTurn.checkpoint.checkpoint_id });
+    const after = (await request(a).get(`/threads/${tid}/history`)).body;
+    expect(after).toHaveLength(6);
+    // The fork's input state follows the checkpoint it started from, with the state it held.
+    expect(after[1]).toMatchObject({ values: firstTurn.values, parent_checkpoint: firstTurn.checkpoint, metadata: { source: "input", step: 1 } });
+    // The thread plays its scenario's next turn, from the forked state.
+    expect(after[0]).toMatchObject({ values: { messages: ["hi", "hello", "how are you?", "fine", "bye", "bye"] }, metadata: { source: "loop", step: 2 } });
+    expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(after[0]);
   });
 
   it("is the same with the same seed", async () => {
@@ -120,7 +206,7 @@ describe("thread history", () => {
     };
     const [first, second] = [await play(), await play()];
     expect(second).toEqual(first);
-    expect(first).toHaveLength(2);
+    expect(first).toHaveLength(4);
   });
 
   it("an interrupt is a state with next, tasks and interrupts; the resume adds a state after it", async () => {
@@ -128,7 +214,8 @@ describe("thread history", () => {
     const tid = await newThread(a);
     const r1 = await run(a, tid, { input: { approve: true } });
     const interrupted = (await request(a).post(`/threads/${tid}/history`).send({ limit: 10 }).expect(200)).body;
-    expect(interrupted).toHaveLength(1);
+    expect(interrupted).toHaveLength(2);
+    expect(interrupted[1]).toMatchObject({ values: {}, next: ["__start__"], metadata: meta(tid, r1, -1, {}, "input", { __start__: { approve: true } }) });
     const taskId = interrupted[0].tasks[0]?.id;
     expect(taskId).toMatch(UUID);
     const interrupt = { value: { question: "Send it?" }, id: "int-1" };
@@ -137,9 +224,9 @@ describe("thread history", () => {
       next: ["human"],
       tasks: [{ id: taskId, name: "human", path: ["__pregel_pull", "human"], error: null, interrupts: [interrupt], checkpoint: null, state: null, result: null }],
       checkpoint: ref(tid, interrupted[0].checkpoint.checkpoint_id),
-      metadata: meta(tid, r1, 1),
+      metadata: meta(tid, r1, 0),
       created_at: "2026-01-15T09:00:01.000000+00:00",
-      parent_checkpoint: null,
+      parent_checkpoint: interrupted[1].checkpoint,
       interrupts: [interrupt],
     });
     expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(interrupted[0]);
@@ -153,12 +240,13 @@ describe("thread history", () => {
         next: [],
         tasks: [],
         checkpoint: ref(tid, resumed[0].checkpoint.checkpoint_id),
-        metadata: meta(tid, r2, 2),
+        // A resume (command only) writes no input state: one loop state after the interrupted one.
+        metadata: meta(tid, r2, 1),
         created_at: "2026-01-15T09:00:02.000000+00:00",
         parent_checkpoint: ref(tid, interrupted[0].checkpoint.checkpoint_id),
         interrupts: [],
       },
-      interrupted[0],
+      ...interrupted,
     ]);
     expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(resumed[0]);
   });
@@ -167,29 +255,32 @@ describe("thread history", () => {
     const a = app();
     const tid = await newThread(a);
     await run(a, tid, { input: { hello: true } });
-    const before = (await request(a).get(`/threads/${tid}/state`)).body;
+    const before = (await request(a).get(`/threads/${tid}/history`)).body;
     await run(a, tid, { input: { fail: "early" } });
-    expect((await request(a).get(`/threads/${tid}/history`)).body).toEqual([before]);
-    expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(before);
+    expect((await request(a).get(`/threads/${tid}/history`)).body).toEqual(before);
+    expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(before[0]);
     const r3 = await run(a, tid, { input: { fail: "late" } });
     const history = (await request(a).get(`/threads/${tid}/history`)).body;
-    expect(history).toHaveLength(2);
-    expect(history[0]).toMatchObject({ values: { partial: true }, metadata: meta(tid, r3, 2), parent_checkpoint: before.checkpoint, created_at: "2026-01-15T09:00:03.000000+00:00" });
-    expect(history[1]).toEqual(before);
+    expect(history).toHaveLength(4);
+    expect(history[1]).toMatchObject({ values: before[0].values, metadata: meta(tid, r3, 1, {}, "input", { __start__: { fail: "late" } }), parent_checkpoint: before[0].checkpoint });
+    expect(history[0]).toMatchObject({ values: { partial: true }, metadata: meta(tid, r3, 2), parent_checkpoint: history[1].checkpoint, created_at: "2026-01-15T09:00:03.000000+00:00" });
+    expect(history.slice(2)).toEqual(before);
   });
 
   it("a rolled-back run leaves no state, nor does a cancelled one that streamed no values", async () => {
     const a = app({ clock: { autoAdvance: false } });
     const tid = await newThread(a);
     await run(a, tid, { input: { hello: true } });
-    const [first] = (await request(a).get(`/threads/${tid}/history`)).body;
+    const [first, firstInput] = (await request(a).get(`/threads/${tid}/history`)).body;
     const slow = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true } }).expect(200)).body.run_id;
     await run(a, tid, { input: { hello: true }, multitask_strategy: "rollback" });
     await request(a).get(`/threads/${tid}/runs/${slow}`).expect(404);
     const history = (await request(a).get(`/threads/${tid}/history`)).body;
     expect(history.map((s: State) => [s.checkpoint.checkpoint_id, s.parent_checkpoint?.checkpoint_id ?? null])).toEqual([
-      [history[0].checkpoint.checkpoint_id, first.checkpoint.checkpoint_id],
-      [first.checkpoint.checkpoint_id, null],
+      [history[0].checkpoint.checkpoint_id, history[1].checkpoint.checkpoint_id],
+      [history[1].checkpoint.checkpoint_id, first.checkpoint.checkpoint_id],
+      [first.checkpoint.checkpoint_id, firstInput.checkpoint.checkpoint_id],
+      [firstInput.checkpoint.checkpoint_id, null],
     ]);
     const cancelled = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true } }).expect(200)).body.run_id;
     await request(a).post(`/threads/${tid}/runs/${cancelled}/cancel?wait=1`).expect(204);
@@ -203,15 +294,17 @@ describe("thread history", () => {
     await run(a, tid, { input: { chat: true }, metadata: { user: "alice" } });
     await run(a, tid, { input: { chat: true }, metadata: { user: "bob" } });
     await run(a, tid, { input: { chat: true }, metadata: { user: "alice" } });
+    // Two states a run (input, then the loop state after its one step): c1…c6, oldest first.
     const all = (await request(a).get(`/threads/${tid}/history`).expect(200)).body as State[];
-    const [c3, c2, c1] = ids(all);
-    expect(all.map((s) => s.parent_checkpoint?.checkpoint_id ?? null)).toEqual([c2, c1, null]);
+    expect(all).toHaveLength(6);
+    const [c6, c5, c4, c3, c2, c1] = ids(all);
+    expect(all.map((s) => s.parent_checkpoint?.checkpoint_id ?? null)).toEqual([c5, c4, c3, c2, c1, null]);
     const post = async (body: object) => ids((await request(a).post(`/threads/${tid}/history`).send(body).expect(200)).body);
     const get = async (query: string) => ids((await request(a).get(`/threads/${tid}/history?${query}`).expect(200)).body);
 
-    expect(await post({})).toEqual([c3]);
-    expect(await post({ limit: 2 })).toEqual([c3, c2]);
-    expect(await get("limit=2")).toEqual([c3, c2]);
+    expect(await post({})).toEqual([c6]);
+    expect(await post({ limit: 2 })).toEqual([c6, c5]);
+    expect(await get("limit=2")).toEqual([c6, c5]);
     // `before`: a run config (the JS SDK's type), a CheckpointConfig (the OpenAPI document) or an id.
     expect(await post({ limit: 10, before: { configurable: { checkpoint_id: c3 } } })).toEqual([c2, c1]);
     expect(await post({ limit: 10, before: { thread_id: tid, checkpoint_ns: "", checkpoint_id: c2 } })).toEqual([c1]);
@@ -220,12 +313,13 @@ describe("thread history", () => {
     expect(await get(`before=${c3}`)).toEqual([c2, c1]);
     expect(await post({ limit: 10, before: "00000000-0000-4000-8000-000000000000" })).toEqual([]);
     // `metadata`: containment, as the search routes; `checkpoint`: that checkpoint only, or a subgraph's (none).
-    expect(await post({ limit: 10, metadata: { user: "alice" } })).toEqual([c3, c1]);
-    expect(await post({ limit: 10, metadata: { step: 2, source: "loop" } })).toEqual([c2]);
+    expect(await post({ limit: 10, metadata: { user: "alice" } })).toEqual([c6, c5, c2, c1]);
+    expect(await post({ limit: 10, metadata: { step: 2, source: "loop" } })).toEqual([c4]);
+    expect(await post({ limit: 10, metadata: { source: "input" } })).toEqual([c5, c3, c1]);
     expect(await post({ limit: 10, metadata: { user: "carol" } })).toEqual([]);
     expect(await post({ limit: 10, checkpoint: { checkpoint_id: c2 } })).toEqual([c2]);
     expect(await post({ limit: 10, checkpoint: { checkpoint_ns: "sub:1" } })).toEqual([]);
-    expect(await post({ limit: 10, metadata: null, checkpoint: null, before: null, select: ["values"] })).toEqual([c3, c2, c1]);
+    expect(await post({ limit: 10, metadata: null, checkpoint: null, before: null, select: ["values"] })).toEqual([c6, c5, c4, c3, c2, c1]);
   });
 
   it("reset() puts the history back as it was at start; a deleted thread loses its history", async () => {
@@ -237,7 +331,7 @@ describe("thread history", () => {
     const later = await newThread(a);
     await run(a, later, { input: { chat: true } });
     await run(a, kept, { input: { chat: true } });
-    expect((await request(a).get(`/threads/${kept}/history`)).body).toHaveLength(2);
+    expect((await request(a).get(`/threads/${kept}/history`)).body).toHaveLength(4);
 
     mockOf(a).reset();
     expect((await request(a).get(`/threads/${kept}/history`).expect(200)).body).toEqual(atStart);
@@ -367,19 +461,23 @@ describe.each(SDKS)("history and update with %s", (_name, makeClient) => {
     await client.runs.wait(thread.thread_id, "agent", { input: { hello: true } });
     await client.runs.wait(thread.thread_id, "agent", { input: { approve: true } });
     const history = await client.threads.getHistory(thread.thread_id);
-    expect(history.map((s) => [s.values, s.next, s.metadata?.step])).toEqual([
-      [{ draft: "report" }, ["human"], 2],
-      [{ messages: ["hi", "hello"] }, [], 1],
+    expect(history.map((s) => [s.values, s.next, s.metadata?.source, s.metadata?.step])).toEqual([
+      [{ draft: "report" }, ["human"], "loop", 2],
+      [{ messages: ["hi", "hello"] }, ["__start__"], "input", 1],
+      [{ messages: ["hi", "hello"] }, [], "loop", 0],
+      [{}, ["__start__"], "input", -1],
     ]);
     expect(history[0]!.parent_checkpoint).toEqual(history[1]!.checkpoint);
     expect(history[0]!.tasks[0]!.interrupts).toEqual([{ value: { question: "Send it?" }, id: "int-1" }]);
+    // The SDK's user-agent and the run's identity are in every state's metadata, as on the real server.
+    expect(history[0]!.metadata).toMatchObject({ "user-agent": expect.any(String), thread_id: thread.thread_id, graph_id: "agent" });
     expect(await client.threads.getState(thread.thread_id)).toEqual(history[0]);
-    const firstId = history[1]!.checkpoint.checkpoint_id!;
-    expect(await client.threads.getState(thread.thread_id, firstId)).toEqual(history[1]);
-    expect(await client.threads.getState(thread.thread_id, history[1]!.checkpoint)).toEqual(history[1]);
+    const firstId = history[2]!.checkpoint.checkpoint_id!;
+    expect(await client.threads.getState(thread.thread_id, firstId)).toEqual(history[2]);
+    expect(await client.threads.getState(thread.thread_id, history[2]!.checkpoint)).toEqual(history[2]);
     expect(await client.threads.getHistory(thread.thread_id, { limit: 1 })).toEqual([history[0]]);
-    expect(await client.threads.getHistory(thread.thread_id, { before: { configurable: { checkpoint_id: history[0]!.checkpoint.checkpoint_id } } })).toEqual([history[1]]);
-    expect(await client.threads.getHistory(thread.thread_id, { metadata: { step: 1 } })).toEqual([history[1]]);
+    expect(await client.threads.getHistory(thread.thread_id, { before: { configurable: { checkpoint_id: history[1]!.checkpoint.checkpoint_id } } })).toEqual(history.slice(2));
+    expect(await client.threads.getHistory(thread.thread_id, { metadata: { step: 0 } })).toEqual([history[2]]);
   });
 
   it("update merges metadata and returns the thread", async () => {
