@@ -11,6 +11,7 @@ import { runOperationsRoutes } from "./run-operations-routes.js";
 import { ERROR } from "./route-schemas.js";
 import { ScenarioRegistry } from "./scenario-registry.js";
 import type { ScenarioInput } from "./scenario-types.js";
+import { storeRoutes } from "./store-routes.js";
 import { systemRoutes } from "./system-routes.js";
 import { withServerPages } from "./server-pages-routes.js";
 import { threadOperationsRoutes } from "./thread-operations-routes.js";
@@ -77,6 +78,7 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
       ...a2aRoutes(ctx, agent.runs, agent.scenarios),
       ...mcpRoutes(ctx, agent.runs, agent.scenarios),
       ...runOperationsRoutes(ctx, agent.runs),
+      ...storeRoutes(ctx),
     ]),
   };
 }

@@ -162,6 +162,8 @@ export type Ending =
           };
         }
     );
+export type StoreNamespace = string[];
+export type StoreItemOrNull = StoreItem | null;
 export type ThreadCount = number;
 export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
 /**
@@ -1008,6 +1010,67 @@ export interface ScenarioEvent {
    * Whether this event is a graph step (a checkpoint; docs/scenarios.md "Steps and checkpoints"). Default: a root `updates` event is a step of the nodes it names, any other event is not. false: not a step; a node name: a step of that node, writing the event's data.
    */
   step?: boolean | string;
+}
+export interface StorePutRequest {
+  namespace: StoreNamespace;
+  key: string;
+  value: {
+    [k: string]: unknown | undefined;
+  };
+  index?: false | string[] | null;
+  /**
+   * Minutes until the item expires; null: never.
+   */
+  ttl?: number | null;
+  [k: string]: unknown | undefined;
+}
+export interface StoreDeleteRequest {
+  namespace?: StoreNamespace;
+  key: string;
+  [k: string]: unknown | undefined;
+}
+export interface StoreGetQuery {
+  key: string;
+  /**
+   * Labels joined with '.' (as the SDKs send it).
+   */
+  namespace?: string;
+  refresh_ttl?: boolean;
+  [k: string]: unknown | undefined;
+}
+export interface StoreSearchRequest {
+  namespace_prefix?: string[] | null;
+  filter?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  limit?: number;
+  offset?: number;
+  query?: string | null;
+  refresh_ttl?: boolean | null;
+  [k: string]: unknown | undefined;
+}
+export interface StoreListNamespacesRequest {
+  prefix?: StoreNamespace;
+  suffix?: StoreNamespace;
+  max_depth?: number;
+  limit?: number;
+  offset?: number;
+  [k: string]: unknown | undefined;
+}
+export interface StoreItem {
+  namespace: StoreNamespace;
+  key: string;
+  value: {
+    [k: string]: unknown | undefined;
+  };
+  created_at: string;
+  updated_at: string;
+}
+export interface StoreSearchResponse {
+  items: StoreItem[];
+}
+export interface StoreNamespacesResponse {
+  namespaces: StoreNamespace[];
 }
 export interface HealthOk {
   ok: true;
