@@ -64,7 +64,7 @@ describe("POST /threads/prune", () => {
     const kept = await newThread();
     await chatOn(kept);
     await chatOn(kept);
-    expect((await request(a).post(`/threads/${kept}/history`).send({ limit: 10 })).body).toHaveLength(2);
+    expect((await request(a).post(`/threads/${kept}/history`).send({ limit: 10 })).body).toHaveLength(4); // two runs, each an input and a loop checkpoint (a step per node update)
 
     const missing = "00000000-0000-4000-8000-000000000000";
     expect((await request(a).post("/threads/prune").send({ thread_ids: [gone, missing] }).expect(200)).body).toEqual({ pruned_count: 1 });
