@@ -110,19 +110,19 @@ export type LogsRequest = LogsRequestInput & { order: "asc" | "desc"; limit: num
  * offset is always given — at the end it names the end — because the CLI keeps polling a running
  * build's log with it and must see only the lines that appeared since.
  */
-export function logsPage(lines: readonly LogLine[], request: LogsRequest): { logs: LogLine[]; next_offset: string } {
-  const level = request.level?.toUpperCase();
-  const needle = request.query?.toLowerCase();
-  const from = request.start_time ? Date.parse(request.start_time) : -Infinity;
-  const to = request.end_time ? Date.parse(request.end_time) : Infinity;
+export function logsPage(lines: readonly LogLine[], selection: LogsRequest): { logs: LogLine[]; next_offset: string } {
+  const level = selection.level?.toUpperCase();
+  const needle = selection.query?.toLowerCase();
+  const from = selection.start_time ? Date.parse(selection.start_time) : -Infinity;
+  const to = selection.end_time ? Date.parse(selection.end_time) : Infinity;
   const selected = lines
     .map((line, k) => ({ line, k }))
     .filter(({ line }) => (!level || line.level === level) && (!needle || line.message.toLowerCase().includes(needle)) && line.timestamp >= from && line.timestamp < to)
     // Stable on the order the lines were written, for lines of the same instant.
     .sort((a, b) => a.line.timestamp - b.line.timestamp || a.k - b.k)
     .map(({ line }) => line);
-  if (request.order === "desc") selected.reverse();
-  const offset = request.offset ? Number(request.offset) : 0;
-  const logs = selected.slice(offset, offset + request.limit);
+  if (selection.order === "desc") selected.reverse();
+  const offset = selection.offset ? Number(selection.offset) : 0;
+  const logs = selected.slice(offset, offset + selection.limit);
   return { logs, next_offset: String(offset + logs.length) };
 }
