@@ -1,3 +1,4 @@
+import type { MCPOAuthProviderCreateRequest, OAuthProviderCreateRequest } from "../schemas/types.gen.js";
 import type { MockContext } from "../context.js";
 import { listOf, object, route, type RouteSpec } from "../http/route.js";
 import { schemas } from "../schemas/registry.js";
@@ -14,24 +15,9 @@ const PROVIDER = `${SCHEMA}OAuthProvider`;
 const UPDATE = `${SCHEMA}OAuthProviderUpdateRequest`;
 const PROVIDER_PATH = object({ provider_id: { type: "string" } });
 
-interface CreateRequest {
-  provider_id: string;
-  name: string;
-  client_id: string;
-  client_secret?: string | null;
-  auth_url: string;
-  token_url: string;
-  uses_pkce: boolean;
-  code_challenge_method: string;
-  provider_type?: string | null;
-  token_endpoint_auth_method: string;
-}
-
-interface DiscoverRequest {
-  provider_id: string;
-  name: string;
-  mcp_server_url: string;
-}
+/** The create body after validation: the schema's defaults are filled in. */
+type CreateRequest = OAuthProviderCreateRequest & Required<Pick<OAuthProviderCreateRequest, "uses_pkce" | "code_challenge_method" | "token_endpoint_auth_method">>;
+type DiscoverRequest = MCPOAuthProviderCreateRequest;
 
 /**
  * The auth service's OAuth providers (control-plane-notes §7), organization-scoped and looked up by
