@@ -13,7 +13,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     projects: [
       // The library and the services through HTTP, in-process.
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude: ["test/cli/**"] } },
+      { extends: true, test: { name: "unit", isolate: false, include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude: ["test/cli/**"] } },
       // Spawned processes (the CLI, the packed tarball, Python): slower, so their own project and limits.
       { extends: true, test: { name: "cli", include: ["test/cli/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 } },
     ],

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs `npm run build` only when dist/ is missing or older than what it is built from, so that
 // `npm ci` (which runs `prepare`) and `npm start` do not pay for tsc when nothing changed.
-// `npm pack` and `npm test` always build (prepack / test scripts call `npm run build` directly).
+// `npm pack` always builds (prepack calls `npm run build` directly); `npm test` builds through this script.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
