@@ -6,6 +6,7 @@ import { createApp, mockOf } from "../../src/index.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { rawText, sseEvents } from "../support/sse.js";
 import { waitFor } from "./helpers.js";
+import { newThread } from "../support/agent-server.js";
 
 const slow: ScenarioInput = {
   name: "slow",
@@ -22,9 +23,6 @@ function app(scenarios: ScenarioInput[] = [slow, quick], autoAdvance = false) {
 }
 type App = ReturnType<typeof app>;
 
-async function newThread(a: App): Promise<string> {
-  return (await request(a).post("/threads").send({ metadata: {} }).expect(200)).body.thread_id;
-}
 const runs = (a: App) => mockOf(a).context.store.collection<{ run_id: string; status: string }>("runs");
 const statusOf = (a: App, runId: string) => runs(a).get(runId)?.status;
 

@@ -5,6 +5,7 @@ import { createApp, mockOf, startMockServer, type MockServer } from "../../src/i
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { parseSse, rawRequest, rawText, sseEvents } from "../support/sse.js";
 import { waitFor } from "./helpers.js";
+import { newThread } from "../support/agent-server.js";
 
 const BASE = "http://mock.test";
 
@@ -22,11 +23,6 @@ const hello: ScenarioInput = {
 
 function app(scenarios: ScenarioInput[] = [hello], extra: Record<string, unknown> = {}) {
   return createApp({ seed: 7, fixtures: false, publicUrl: BASE, scenarios, ...extra });
-}
-
-async function newThread(a: ReturnType<typeof app>): Promise<string> {
-  const res = await request(a).post("/threads").send({ metadata: {} }).expect(200);
-  return res.body.thread_id as string;
 }
 
 function stream(a: ReturnType<typeof app>, path: string, body: Record<string, unknown>) {

@@ -4,7 +4,8 @@ import { Client as Client2 } from "@langchain/langgraph-sdk";
 import { Client as Client1 } from "langgraph-sdk-1";
 import { createApp, mockOf, startMockServer, type MockServer } from "../../src/index.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
-import { schemas } from "../../src/schemas/registry.js";
+import { newThread } from "../support/agent-server.js";
+import { expectFits } from "../support/schema-assert.js";
 
 const AGENT_ID = "fe096781-5601-53d2-b2f6-0d3403f7e9ca";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -56,10 +57,6 @@ function app(extra: Record<string, unknown> = {}) {
   return createApp({ seed: 1, fixtures: false, publicUrl: "http://mock.test", scenarios: SCENARIOS, ...extra });
 }
 type App = ReturnType<typeof app>;
-
-async function newThread(a: App, body: object = {}): Promise<string> {
-  return (await request(a).post("/threads").send(body).expect(200)).body.thread_id;
-}
 
 /** Plays one run to its end; returns its run id. The clock moves 1 s first, so each checkpoint has its own time. */
 async function run(a: App, threadId: string, body: object): Promise<string> {
@@ -141,7 +138,7 @@ describe("thread history", () => {
         interrupts: [],
       },
     ]);
-    for (const state of history) expect(schemas().check("agent-server/thread.json#/$defs/ThreadState", state)).toEqual([]);
+    for (const state of history) expectFits("agent-server/thread.json#/$defs/ThreadState", state);
     // The current state is the newest state of the history; a past one can be read by its checkpoint id.
     expect((await request(a).get(`/threads/${tid}/state`).expect(200)).body).toEqual(history[0]);
     expect((await request(a).get(`/threads/${tid}/state/${c2}`).expect(200)).body).toEqual(history[2]);
@@ -389,7 +386,7 @@ describe("PATCH /threads/{thread_id}", () => {
       values: null,
       interrupts: {},
     });
-    expect(schemas().check("agent-server/thread.json#/$defs/Thread", res.body)).toEqual([]);
+    expectFits("agent-server/thread.json#/$defs/Thread", res.body);
     expect((await request(a).get(`/threads/${tid}`)).body).toEqual(res.body);
     // Search sees the new metadata.
     expect((await request(a).post("/threads/search").send({ metadata: { topic: "billing" } })).body.map((t: { thread_id: string }) => t.thread_id)).toEqual([tid]);

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Express } from "express";
 import { request as httpRequest } from "node:http";
 import { createApp, mockOf, startMockServer } from "../../src/index.js";
+import { appForFile } from "../support/app-presets.js";
 import { issueFeedbackToken, type FeedbackToken } from "../../src/tracing/feedback-tokens.js";
 
 const RUN_A = "0198c0de-3333-7000-8000-00000000000a";
@@ -16,12 +17,11 @@ function issue(app: Express, run_id: string, feedback_key: string, thread_id: st
 const submit = (app: Express, token: FeedbackToken, body: object) => request(app).post(new URL(token.url).pathname).send(body).expect(200);
 
 describe("GET /_mock/feedback and mock.feedback()", () => {
-  let app: Express;
+  const app = appForFile({ seed: 3 });
   let liked: FeedbackToken;
   let disliked: FeedbackToken;
   let other: FeedbackToken;
   beforeEach(async () => {
-    app = createApp({ seed: 3 });
     liked = issue(app, RUN_A, "user_liked", THREAD_A);
     disliked = issue(app, RUN_A, "user_disliked", THREAD_A);
     other = issue(app, RUN_B, "user_liked");

@@ -2,7 +2,9 @@ import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Express } from "express";
 import { createApp, mockOf } from "../../src/index.js";
-import { schemas } from "../../src/schemas/registry.js";
+import { appForFile } from "../support/app-presets.js";
+import { expectFits } from "../support/schema-assert.js";
+import { fastApi422, missing as required } from "../support/errors.js";
 
 const RUN_A = "0198c0de-0000-7000-8000-00000000000a";
 const RUN_B = "0198c0de-0000-7000-8000-00000000000b";
@@ -10,16 +12,13 @@ const TOKEN = "tracing/feedback-token.json#/$defs/FeedbackIngestToken";
 const FEEDBACK = "tracing/feedback.json#/$defs/Feedback";
 
 describe("LangSmith routes under /api/v1", () => {
-  let app: Express;
-  beforeEach(() => {
-    app = createApp({ seed: 5, publicUrl: "http://mock.test" });
-  });
+  const app = appForFile("tracing", { seed: 5 });
 
   describe("POST /feedback/tokens", () => {
     it("an object body gives one token that lives 3 hours by default", async () => {
       const res = await request(app).post("/api/v1/feedback/tokens").send({ run_id: RUN_A, feedback_key: "user_liked" });
       expect(res.status).toBe(200);
-      expect(schemas().check(TOKEN, res.body)).toEqual([]);
+      expectFits(TOKEN, res.body);
       expect(res.body).toEqual({
         id: expect.any(String),
         url: `http://mock.test/api/v1/feedback/tokens/${res.body.id}`,
@@ -82,7 +81,7 @@ describe("LangSmith routes under /api/v1", () => {
       const all = await request(app).get("/api/v1/feedback/tokens").query({ run_id: RUN_A });
       expect(all.status).toBe(200);
       expect(all.body.map((t: { feedback_key: string }) => t.feedback_key)).toEqual(["a", "b", "c"]);
-      for (const t of all.body) expect(schemas().check(TOKEN, t)).toEqual([]);
+      for (const t of all.body) expectFits(TOKEN, t);
       const page = await request(app).get("/api/v1/feedback/tokens").query({ run_id: RUN_A, offset: 1, limit: 1 });
       expect(page.body.map((t: { feedback_key: string }) => t.feedback_key)).toEqual(["b"]);
     });
@@ -90,7 +89,7 @@ describe("LangSmith routes under /api/v1", () => {
     it("run_id is required and must be a UUID", async () => {
       const missing = await request(app).get("/api/v1/feedback/tokens");
       expect(missing.status).toBe(422);
-      expect(missing.body).toEqual({ detail: [{ type: "missing", loc: ["query", "run_id"], msg: "Field required", input: null }] });
+      expect(missing.body).toEqual(fastApi422(required("query", "run_id")));
       const bad = await request(app).get("/api/v1/feedback/tokens").query({ run_id: "x" });
       expect(bad.status).toBe(422);
       expect(bad.body.detail[0]).toMatchObject({ type: "uuid_parsing", loc: ["query", "run_id"] });
@@ -104,7 +103,7 @@ describe("LangSmith routes under /api/v1", () => {
         .post("/api/v1/feedback")
         .send({ id, run_id: RUN_A, key: "correctness", score: 1, comment: "ok", feedback_source: { type: "api", metadata: { via: "sdk" } }, extend_trace_retention: true });
       expect(created.status).toBe(200);
-      expect(schemas().check(FEEDBACK, created.body)).toEqual([]);
+      expectFits(FEEDBACK, created.body);
       expect(created.body).toMatchObject({ id, run_id: RUN_A, trace_id: RUN_A, is_root: true, key: "correctness", score: 1, extra: { error: false } });
       expect(created.body.feedback_source).toEqual({ type: "api", metadata: { via: "sdk" }, user_id: null, ls_user_id: null, user_name: null });
       const read = await request(app).get(`/api/v1/feedback/${id}`);
@@ -155,7 +154,7 @@ describe("LangSmith routes under /api/v1", () => {
       mockOf(app).clock.advance("1m");
       const res = await request(app).patch(`/api/v1/feedback/${id}`).send({ score: 0, comment: null, unknown: "ignored" });
       expect(res.status).toBe(200);
-      expect(schemas().check(FEEDBACK, res.body)).toEqual([]);
+      expectFits(FEEDBACK, res.body);
       expect(res.body).toMatchObject({ id, key: "k", score: 0, comment: null, created_at: "2026-01-15T09:00:00.000000+00:00", modified_at: "2026-01-15T09:01:00.000000+00:00" });
       expect(mockOf(app).feedback()).toMatchObject([{ id, score: 0, comment: null }]);
     });
@@ -200,7 +199,7 @@ describe("LangSmith routes under /api/v1", () => {
       const res = await request(app).get("/api/v1/feedback");
       expect(res.status).toBe(200);
       expect(keys(res.body)).toEqual(["correctness", "user_disliked", "user_liked"]);
-      for (const f of res.body) expect(schemas().check(FEEDBACK, f)).toEqual([]);
+      for (const f of res.body) expectFits(FEEDBACK, f);
     });
 
     it("filters by run, key and source, each repeatable", async () => {

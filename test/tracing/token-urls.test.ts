@@ -2,8 +2,10 @@ import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Express } from "express";
 import { createApp, mockOf } from "../../src/index.js";
-import { schemas } from "../../src/schemas/registry.js";
+import { appForFile } from "../support/app-presets.js";
 import { issueFeedbackToken, type FeedbackToken } from "../../src/tracing/feedback-tokens.js";
+import { expectFits } from "../support/schema-assert.js";
+import { fastApi422, missing } from "../support/errors.js";
 
 const RUN_ID = "0198c0de-0000-7000-8000-000000000001";
 const THREAD_ID = "6f1c5b9e-2d4a-4c3b-9a8e-1f2d3c4b5a69";
@@ -24,10 +26,7 @@ function path(token: FeedbackToken): string {
 }
 
 describe("presigned token URLs", () => {
-  let app: Express;
-  beforeEach(() => {
-    app = createApp({ seed: 11, publicUrl: "http://mock.test" });
-  });
+  const app = appForFile("tracing");
 
   it("hands out {tracing_url}/api/v1/feedback/tokens/<uuid>", () => {
     const token = tokenFor(app, "user_liked");
@@ -42,7 +41,7 @@ describe("presigned token URLs", () => {
       .send({ score: 1, value: "thumbs-up", comment: "Great answer", correction: { answer: "Sunny" }, metadata: { page: "/chat", ui: "web" } });
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
-    expect(schemas().check("tracing/feedback.json#/$defs/Feedback", res.body)).toEqual([]);
+    expectFits("tracing/feedback.json#/$defs/Feedback", res.body);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       created_at: "2026-01-15T09:00:00.000000+00:00",
@@ -241,7 +240,7 @@ describe("presigned token URLs", () => {
       const token = tokenFor(app, "user_liked");
       const res = await request(app).post(path(token));
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ detail: [{ type: "missing", loc: ["body"], msg: "Field required", input: null }] });
+      expect(res.body).toEqual(fastApi422(missing("body")));
       expect(mockOf(app).feedback()).toEqual([]);
     });
 
