@@ -118,20 +118,24 @@ export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput)
 /**
  * What every checkpoint of a run carries in its metadata, as the real server's run config: the run's
  * metadata, the scalar keys of its configurable not starting with `__` (request headers, the run's
- * identity, `langgraph_request_id`) and `run_attempt`.
+ * identity, `langgraph_request_id`) and `run_attempt`. Keys naming a checkpoint or a task are left out
+ * (`EXCLUDED_METADATA_KEYS` of langgraph's `checkpoint/base`): a run forked from a checkpoint does
+ * not write that checkpoint's id into its own.
  */
 function runMetadata(run: CheckpointRun): Record<string, unknown> {
   const metadata = omit(isPlainObject(run.metadata) ? run.metadata : {}, []);
   const config = isPlainObject(run.kwargs.config) ? run.kwargs.config : {};
   const configurable = isPlainObject(config.configurable) ? config.configurable : {};
   for (const [key, value] of Object.entries(configurable)) {
-    if (key.startsWith("__") || (value !== null && typeof value === "object")) continue;
+    if (key.startsWith("__") || EXCLUDED_METADATA_KEYS.has(key) || (value !== null && typeof value === "object")) continue;
     setOwn(metadata, key, value);
   }
   const identity: Record<string, unknown> = { run_id: run.run_id, thread_id: run.thread_id, graph_id: run.graph_id, assistant_id: run.assistant_id, run_attempt: 1 };
   for (const key of Object.keys(identity)) setOwn(metadata, key, identity[key]);
   return metadata;
 }
+
+const EXCLUDED_METADATA_KEYS = new Set(["checkpoint_id", "checkpoint_ns", "checkpoint_map", "langgraph_step", "langgraph_node", "langgraph_triggers", "langgraph_path", "langgraph_checkpoint_ns"]);
 
 function checkpointRef(threadId: string, checkpointId: string | null) {
   return { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId, checkpoint_map: null };

@@ -1,7 +1,7 @@
 import { MAX_INSTANT } from "../core/clock.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { deepMerge, isPlainObject, setOwn } from "../core/json.js";
+import { deepMerge, getOwn, isPlainObject, setOwn } from "../core/json.js";
 import { isUuid, uuid5 } from "../core/random.js";
 import { issueFeedbackToken } from "../tracing/feedback-tokens.js";
 import { resolveAssistant, type AssistantRef } from "./assistants.js";
@@ -466,9 +466,20 @@ function mismatch(scenario: LoadedScenario, body: RunCreateBody, assistant: Assi
   return undefined;
 }
 
-/** The checkpoint a run asked to start from (`checkpoint_id` on run create), when the thread has it. */
-function forkedFrom(ctx: MockContext, thread: ThreadRecord, body: { checkpoint_id?: unknown }) {
-  return typeof body.checkpoint_id === "string" ? findCheckpoint(ctx, thread.thread_id, body.checkpoint_id) : undefined;
+/**
+ * The checkpoint id a run asks to start from: `checkpoint.checkpoint_id` (the documented field, what
+ * the SDK's `checkpoint` option and useStream's branching send) or the older `checkpoint_id`.
+ */
+function requestedCheckpoint(body: { checkpoint_id?: unknown; checkpoint?: unknown }): string | undefined {
+  if (typeof body.checkpoint_id === "string") return body.checkpoint_id;
+  const id = isPlainObject(body.checkpoint) ? getOwn(body.checkpoint, "checkpoint_id") : undefined;
+  return typeof id === "string" ? id : undefined;
+}
+
+/** The checkpoint a run asked to start from, when the thread has it. */
+function forkedFrom(ctx: MockContext, thread: ThreadRecord, body: { checkpoint_id?: unknown; checkpoint?: unknown }) {
+  const id = requestedCheckpoint(body);
+  return id === undefined ? undefined : findCheckpoint(ctx, thread.thread_id, id);
 }
 
 /** A scenario turn's `faults` as the stream writer takes it (the same shape as a fault rule's stream kinds). */
@@ -494,6 +505,8 @@ export function runConfig(body: RunCreateBody, headers: Record<string, unknown>,
     if (typeof value !== "string" || PRIVATE_HEADERS.has(name)) continue;
     if (name === "user-agent" || name.startsWith("x-")) setOwn(configurable, name, value);
   }
+  // As the real server: `configurable.update(checkpoint)`, then the older `checkpoint_id`.
+  if (isPlainObject(body.checkpoint)) for (const [key, value] of Object.entries(body.checkpoint)) setOwn(configurable, key, value);
   if (typeof body.checkpoint_id === "string") configurable.checkpoint_id = body.checkpoint_id;
   for (const [key, value] of Object.entries(identity)) setOwn(configurable, key, value);
   configurable.langgraph_request_id = typeof headers["x-request-id"] === "string" ? headers["x-request-id"] : requestId;
@@ -519,7 +532,7 @@ function runKwargs(body: RunCreateBody, stateless: boolean, headers: Record<stri
     subgraphs: body.stream_subgraphs,
     resumable: body.stream_resumable,
     checkpoint_during: body.checkpoint_during ?? false,
-    checkpoint_id: body.checkpoint_id ?? null,
+    checkpoint_id: requestedCheckpoint(body) ?? null,
     durability: body.durability ?? "async",
   };
 }
