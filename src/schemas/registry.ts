@@ -29,10 +29,16 @@ export class SchemaRegistry {
   private readonly compiled = new Map<Ajv2020, Map<string, ValidateFunction>>();
   private readonly documents = new Map<string, Record<string, unknown>>();
 
-  constructor(dir: string = SCHEMA_DIR) {
-    this.ajv = makeAjv({ useDefaults: false, removeAdditional: false });
-    this.requestAjv = makeAjv({ useDefaults: false, removeAdditional: true });
-    this.defaultsAjv = makeAjv({ useDefaults: true, removeAdditional: true });
+  /**
+   * `validateSchemas` checks each schema file against the JSON Schema meta-schema as it is added. The
+   * schemas ship with the package and test/foundation/schemas-valid.test.ts checks them so; a mock
+   * starting up does not pay for compiling the meta-schema three times.
+   */
+  constructor(dir: string = SCHEMA_DIR, options: { validateSchemas?: boolean } = {}) {
+    const validateSchema = options.validateSchemas ?? false;
+    this.ajv = makeAjv({ useDefaults: false, removeAdditional: false, validateSchema });
+    this.requestAjv = makeAjv({ useDefaults: false, removeAdditional: true, validateSchema });
+    this.defaultsAjv = makeAjv({ useDefaults: true, removeAdditional: true, validateSchema });
     for (const file of listJson(dir)) {
       const schema = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
       const id = schema.$id;
@@ -146,7 +152,7 @@ export class SchemaRegistry {
   }
 }
 
-function makeAjv(options: { useDefaults: boolean; removeAdditional: boolean }): Ajv2020 {
+function makeAjv(options: { useDefaults: boolean; removeAdditional: boolean; validateSchema: boolean }): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true, ...options });
   addFormats(ajv);
   // Annotation keyword: a data-generation hint for json-schema-faker, ignored by validation.
