@@ -5,6 +5,7 @@ import { parseDuration } from "./core/duration.js";
 import { Journal, DEFAULT_JOURNAL } from "./http/journal.js";
 import { RouteTable } from "./http/route-table.js";
 import { Store } from "./store/store.js";
+import { Repositories } from "./store/repositories.js";
 import { Faults, type FaultRuleInput } from "./http/faults.js";
 import { EventBus } from "./core/event-bus.js";
 import type { LifecycleMode, MockOptions } from "./options.js";
@@ -20,6 +21,8 @@ export class MockContext {
   readonly clock: MockClock;
   readonly random: Random;
   readonly store = new Store();
+  /** The typed collections every service keeps its state in (src/store/repositories.ts). */
+  readonly data = new Repositories(this.store);
   readonly journal: Journal;
   readonly routes = new RouteTable();
   /** Changes of this mock as they happen (`GET /_mock/events`, the inspector). */

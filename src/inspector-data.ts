@@ -1,6 +1,5 @@
 import type { MockContext } from "./context.js";
 import type { AgentServer } from "./agent-server/index.js";
-import { runCollection } from "./agent-server/runs.js";
 import { deploymentsOf } from "./control-plane/deployments-service.js";
 import { ControlError } from "./control-error.js";
 import { timelineEntry, wireLiveChanges } from "./live-changes.js";
@@ -20,7 +19,7 @@ export class InspectorData {
 
   /** A run's events with size, instant and offset from its creation; 404 for an unknown run. */
   runEvents(runId: string) {
-    const run = runCollection(this.ctx).get(runId.toLowerCase());
+    const run = this.ctx.data.runs.get(runId.toLowerCase());
     if (!run) throw new ControlError(404, `Run ${runId} not found`);
     const execution = this.agent.runs.execution(run.run_id);
     // A rolled-back run, or one whose thread was deleted, has no events left to show.

@@ -1,10 +1,9 @@
 import type { MockContext } from "./context.js";
 import type { AgentServer } from "./agent-server/index.js";
-import { adminRunResponse, runCollection, type RunRecord } from "./agent-server/runs.js";
+import { adminRunResponse, type RunRecord } from "./agent-server/runs.js";
 import type { Frame } from "./agent-server/run-execution.js";
 import { formatTimestamp } from "./core/clock.js";
 import { toCaptured } from "./tracing/captured-feedback.js";
-import { feedbackCollection } from "./tracing/feedback-records.js";
 import type { Deployment, RevisionEntry } from "./control-plane/deployments-store.js";
 
 const TERMINAL = new Set(["success", "error", "timeout", "interrupted"]);
@@ -17,7 +16,7 @@ const TERMINAL = new Set(["success", "error", "timeout", "interrupted"]);
 export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
   const bus = ctx.events;
 
-  runCollection(ctx).onWrite = (id, run, previous) => {
+  ctx.data.runs.onWrite = (id, run, previous) => {
     if (id === undefined) return; // restore(): the "reset" event says it
     if (!run) return bus.emit("run.removed", () => ({ run_id: id }));
     if (!previous) {
@@ -29,7 +28,7 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
     }
   };
 
-  feedbackCollection(ctx).onWrite = (id, record, previous) => {
+  ctx.data.feedback.onWrite = (id, record, previous) => {
     if (id === undefined) return bus.emit("feedback.cleared", () => ({}));
     if (!record) return bus.emit("feedback.deleted", () => ({ id }));
     bus.emit(previous ? "feedback.updated" : "feedback.recorded", () => toCaptured(record));
@@ -41,10 +40,10 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
 
   ctx.clock.onChange((now, cause) => bus.emit("clock.moved", () => ({ now: formatTimestamp(now), cause })));
 
-  ctx.store.collection<Deployment>("deployments").onWrite = (id, deployment) => {
+  ctx.data.deployments.onWrite = (id, deployment) => {
     if (id !== undefined) bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: !deployment }));
   };
-  ctx.store.collection<RevisionEntry>("revisions").onWrite = (id, entry) => {
+  ctx.data.revisions.onWrite = (id, entry) => {
     if (entry) bus.emit("deployment.changed", () => ({ deployment_id: entry.deployment_id, revision_id: id, status: entry.revision.status }));
   };
 }

@@ -7,14 +7,13 @@ import { LoadError, type LoadProblem } from "./core/load-error.js";
 import { parseDocument } from "./core/read-documents.js";
 import { ControlError, requireKnownKeys } from "./control-error.js";
 import type { AgentServer } from "./agent-server/index.js";
-import { adminRunResponse, runCollection } from "./agent-server/runs.js";
+import { adminRunResponse } from "./agent-server/runs.js";
 import type { LoadedScenario, ScenarioInput } from "./agent-server/scenario-types.js";
 import type { OverrideHandle } from "./agent-server/scenario-registry.js";
 import { deploymentsOf } from "./control-plane/deployments-service.js";
 import type { RevisionStatus } from "./control-plane/deployments-store.js";
 import { pathFor } from "./control-plane/lifecycle.js";
 import { capturedFeedback, type CapturedFeedback, type FeedbackFilter } from "./tracing/captured-feedback.js";
-import { feedbackCollection } from "./tracing/feedback-records.js";
 import type { FaultRule, FaultRuleInput } from "./http/faults.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
 
@@ -74,12 +73,12 @@ export class MockControl {
 
   /** What was loaded at start and how the mock runs: the CLI's start banner. */
   summary(): MockSummary {
-    const count = (name: string) => this.ctx.store.collection(name).size;
+    const data = this.ctx.data;
     return {
       seed: this.ctx.options.seed === undefined || this.ctx.options.seed === "" ? undefined : String(this.ctx.options.seed),
       clock: this.ctx.clock.mode === "fixed" ? "fixed (seeded; moves only when advanced)" : "real (wall clock)",
       lifecycle: this.ctx.lifecycle,
-      fixtures: { files: [...this.fixtureFiles], deployments: count("deployments"), oauthProviders: count("oauth_providers"), integrations: count("integrations") },
+      fixtures: { files: [...this.fixtureFiles], deployments: data.deployments.size, oauthProviders: data.providers.size, integrations: data.integrations.size },
       scenarios: this.agent.scenarios.list().map((s) => s.name),
     };
   }
@@ -92,7 +91,7 @@ export class MockControl {
 
   /** Forgets captured feedback (tokens stay valid); returns how many records went. */
   clearFeedback(): number {
-    const feedback = feedbackCollection(this.ctx);
+    const feedback = this.ctx.data.feedback;
     const deleted = feedback.size;
     feedback.clear();
     return deleted;
@@ -115,13 +114,13 @@ export class MockControl {
   runs(filter: RunFilter = {}): AdminRun[] {
     requireKnownKeys("run", filter, RUN_FILTERS);
     const threadId = filter.thread_id?.toLowerCase();
-    return runCollection(this.ctx)
+    return this.ctx.data.runs
       .filter((r) => (!threadId || r.thread_id === threadId) && (!filter.scenario || r.scenario === filter.scenario) && (!filter.status || r.status === filter.status))
       .map(adminRunResponse);
   }
 
   run(runId: string): AdminRun {
-    const run = runCollection(this.ctx).get(runId.toLowerCase());
+    const run = this.ctx.data.runs.get(runId.toLowerCase());
     if (!run) throw new ControlError(404, `Run ${runId} not found`);
     return adminRunResponse(run);
   }

@@ -7,11 +7,10 @@ import { A2A_CODES, A2aError, artifact, finishedStatus, finishedTask, history, m
 import { resolveAssistant } from "./assistants.js";
 import { accepts, RPC, rpcError, rpcId, rpcResult, type RpcId } from "./json-rpc.js";
 import { errors, headers } from "./route-schemas.js";
-import { runCollection, type RunCreateBody, type RunService } from "./runs.js";
+import { type RunCreateBody, type RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
 import { HEARTBEAT, SSE_HEADERS } from "./sse.js";
-import { threadCollection } from "./threads.js";
 
 const A2A = "agent-server/a2a.json#/$defs/";
 const METHODS = new Set(["message/send", "message/stream", "tasks/get", "tasks/cancel"]);
@@ -107,7 +106,7 @@ function agentCard(graph: string, url: string) {
 async function sendMessage(ctx: MockContext, runs: RunService, assistantId: string, id: RpcId, body: Record<string, unknown>, scope: RequestScope, res: Response) {
   const message = readMessage(body.params);
   const threadId = message.contextId ?? ctx.random.uuid4();
-  const thread = threadCollection(ctx).get(threadId);
+  const thread = ctx.data.threads.get(threadId);
   const resume = message.taskId !== undefined && thread?.status === "interrupted";
   const stream = body.method === "message/stream";
   const runBody: RunCreateBody = {
@@ -158,8 +157,8 @@ function partsOf(body: Record<string, unknown>): unknown[] {
 /** tasks/get: the run `id` on the thread `contextId`, with its state now. */
 function getTask(ctx: MockContext, params: unknown) {
   const p = readTaskParams(params);
-  const run = runCollection(ctx).get(p.id);
-  const thread = threadCollection(ctx).get(p.contextId);
+  const run = ctx.data.runs.get(p.id);
+  const thread = ctx.data.threads.get(p.contextId);
   if (!run || !thread || run.thread_id !== thread.thread_id) throw new A2aError(A2A_CODES.taskNotFound, `Task not found: ${p.id}`);
   const state = runState(run, thread.status === "interrupted");
   const task: Record<string, unknown> = { kind: "task", id: run.run_id, contextId: run.thread_id, status: { state, timestamp: formatTimestamp(run.updated_at) } };

@@ -44,28 +44,23 @@ export interface RunCheckpointsInput {
   parent?: CheckpointRecord | undefined;
 }
 
-/** Each thread's checkpoints, oldest first, keyed by thread id (arrays are replaced, never pushed to). */
-function checkpointCollection(ctx: MockContext) {
-  return ctx.store.collection<readonly CheckpointRecord[]>("thread_checkpoints", "store");
-}
-
 /** A thread's checkpoints, newest first. */
 export function checkpointsOf(ctx: MockContext, threadId: string): CheckpointRecord[] {
-  return [...(checkpointCollection(ctx).get(threadId) ?? [])].reverse();
+  return [...(ctx.data.checkpoints.get(threadId) ?? [])].reverse();
 }
 
 /** The thread's newest checkpoint, if a run saved one. */
 export function latestCheckpoint(ctx: MockContext, threadId: string): CheckpointRecord | undefined {
-  return checkpointCollection(ctx).get(threadId)?.at(-1);
+  return ctx.data.checkpoints.get(threadId)?.at(-1);
 }
 
 export function deleteCheckpoints(ctx: MockContext, threadId: string): void {
-  checkpointCollection(ctx).delete(threadId);
+  ctx.data.checkpoints.delete(threadId);
 }
 
 /** The thread's checkpoint with this id. */
 export function findCheckpoint(ctx: MockContext, threadId: string, checkpointId: string): CheckpointRecord | undefined {
-  return checkpointCollection(ctx).get(threadId)?.find((c) => c.checkpoint_id === checkpointId);
+  return ctx.data.checkpoints.get(threadId)?.find((c) => c.checkpoint_id === checkpointId);
 }
 
 /**
@@ -76,7 +71,7 @@ export function findCheckpoint(ctx: MockContext, threadId: string, checkpointId:
  * Steps count on from the parent's (-1 for a thread's first input), as LangGraph's supersteps.
  */
 export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput): CheckpointRecord[] {
-  const checkpoints = checkpointCollection(ctx);
+  const checkpoints = ctx.data.checkpoints;
   const previous = checkpoints.get(input.run.thread_id) ?? [];
   const parent = input.parent ?? previous.at(-1);
   const parentStep = typeof parent?.metadata.step === "number" ? parent.metadata.step : undefined;

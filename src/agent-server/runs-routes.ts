@@ -3,7 +3,7 @@ import type { MockContext } from "../context.js";
 import { reply, route, type RequestScope, type RouteSpec } from "../http/route.js";
 import { agentErrors } from "./errors.js";
 import type { Execution, StreamListener } from "./run-execution.js";
-import { finalValues, runCollection, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
+import { finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
 import { errors, headers, RUN, RUN_PATH, THREAD_PATH } from "./route-schemas.js";
 import { HEARTBEAT, StreamWriter, openStream, sseFrame } from "./sse.js";
 import { FaultyStreamWriter } from "./stream-faults.js";
@@ -103,7 +103,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       responses: { 200: `${RUN}ThreadRunList`, ...errors(404, 422) },
       handler: ({ params, query }) => {
         const thread = requireThread(ctx, params.thread_id);
-        const list = runCollection(ctx)
+        const list = ctx.data.runs
           .filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status))
           .sort((a, b) => b.created_at - a.created_at || b.run_id.localeCompare(a.run_id));
         return list.slice(query.offset, query.offset + query.limit).map(runResponse);
@@ -181,7 +181,7 @@ function runPath(run: RunRecord): string {
 /** The run a path names, on the thread it names: 404 when either does not exist. */
 function requireRun(ctx: MockContext, params: RunPath): RunRecord {
   const thread = requireThread(ctx, params.thread_id);
-  const run = runCollection(ctx).get(params.run_id);
+  const run = ctx.data.runs.get(params.run_id);
   if (!run || run.thread_id !== thread.thread_id) throw agentErrors.notFound();
   return run;
 }

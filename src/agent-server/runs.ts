@@ -13,7 +13,7 @@ import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
 import type { StreamFault } from "../http/faults.js";
 import { renderTemplates, TemplateError } from "./templates.js";
-import { newThread, threadCollection, type ThreadRecord } from "./threads.js";
+import { newThread, type ThreadRecord } from "./threads.js";
 import type { MultitaskStrategy, RunCreate, RunStatus } from "../schemas/types.gen.js";
 
 export type { MultitaskStrategy, RunStatus };
@@ -85,10 +85,6 @@ interface RunScript {
   ending: Exclude<Ending, { http: unknown }>;
   /** The turn's `faults`, for the stream of its run. */
   fault: StreamFault | undefined;
-}
-
-export function runCollection(ctx: MockContext) {
-  return ctx.store.collection<RunRecord>("runs");
 }
 
 /** The `Run` wire form (schema agent-server/run.json#/$defs/Run). */
@@ -193,7 +189,7 @@ export class RunService {
       if (body.command?.resume !== undefined) throw agentErrors.resumeWithoutThread();
       return { assistant, thread: newThread(this.ctx, this.ctx.random.uuid4(), {}, true), isNewThread: true };
     }
-    const found = threadCollection(this.ctx).get(scope.threadId);
+    const found = this.ctx.data.threads.get(scope.threadId);
     if (!found && body.if_not_exists !== "create") throw agentErrors.threadOrAssistantNotFound();
     return { assistant, thread: found ?? newThread(this.ctx, scope.threadId, {}), isNewThread: !found };
   }
@@ -209,7 +205,7 @@ export class RunService {
     const ending: Ending = picked.scenario.turns[picked.turnIndex]?.end ?? "success";
     if (typeof ending === "object" && "http" in ending) {
       const { thread } = target;
-      if (!target.isNewThread) threadCollection(this.ctx).set(thread.thread_id, { ...thread, scenario: { name: picked.scenario.name, next_turn: picked.turnIndex + 1 } });
+      if (!target.isNewThread) this.ctx.data.threads.set(thread.thread_id, { ...thread, scenario: { name: picked.scenario.name, next_turn: picked.turnIndex + 1 } });
       throw agentErrors.scripted(ending.http.status, ending.http.detail);
     }
     return picked;
@@ -281,8 +277,8 @@ export class RunService {
       error: null,
     };
     scope.note({ run_id: runId });
-    runCollection(this.ctx).set(runId, run);
-    threadCollection(this.ctx).set(thread.thread_id, {
+    this.ctx.data.runs.set(runId, run);
+    this.ctx.data.threads.set(thread.thread_id, {
       ...thread,
       status: "busy",
       updated_at: now,
@@ -380,7 +376,7 @@ export class RunService {
   }
 
   private updateRun(runId: string, changes: Partial<RunRecord>): RunRecord | undefined {
-    const runs = runCollection(this.ctx);
+    const runs = this.ctx.data.runs;
     const run = runs.get(runId);
     if (!run) return undefined;
     return runs.set(runId, { ...run, ...changes, updated_at: this.ctx.clock.now() });
@@ -393,16 +389,16 @@ export class RunService {
     const onThread = this.unfinished.get(execution.script.thread_id);
     onThread?.delete(execution);
     if (onThread?.size === 0) this.unfinished.delete(execution.script.thread_id);
-    const run = runCollection(ctx).get(runId);
+    const run = ctx.data.runs.get(runId);
     const rollback = outcome.kind === "cancelled" && outcome.action === "rollback";
     // A rolled-back run can no longer be joined: forget its events too.
     if (rollback) this.executions.delete(runId);
     if (!run) return;
     const status: RunStatus = outcome.kind === "success" ? "success" : outcome.kind === "cancelled" ? "interrupted" : "error";
     const error = outcome.kind === "error" ? outcome.error : outcome.kind === "disconnect" ? { error: "ConnectionError", message: "The scenario dropped the connection (end: disconnect)" } : null;
-    if (rollback) runCollection(ctx).delete(runId);
+    if (rollback) ctx.data.runs.delete(runId);
     else this.updateRun(runId, { status, error, feedback_urls: outcome.kind === "success" ? outcome.feedback : {} });
-    const threads = threadCollection(ctx);
+    const threads = ctx.data.threads;
     const thread = threads.get(run.thread_id);
     if (!thread) return;
     if (thread.temporary && onCompletion === "delete") {

@@ -1,5 +1,4 @@
 import type { MockContext } from "../context.js";
-import { runCollection } from "./runs.js";
 
 /** The real server's default worker pool (`N_JOBS_PER_WORKER`): the mock plays every run at once, so this only shapes the figures. */
 const WORKERS_MAX = 10;
@@ -39,7 +38,7 @@ function median(sorted: readonly number[]): number | null {
  * clears them). `routePath` turns a journal entry's route name into its template.
  */
 export function collectMetrics(ctx: MockContext, routePath: (name: string) => string | undefined): ServerMetrics {
-  const runs = runCollection(ctx);
+  const runs = ctx.data.runs;
   const pending = runs.filter((r) => r.status === "pending");
   const running = runs.filter((r) => r.status === "running").length;
   const now = ctx.clock.now();

@@ -26,7 +26,7 @@ export class ItemStore {
   constructor(private readonly ctx: MockContext) {}
 
   private get items() {
-    return this.ctx.store.collection<StoreItemRecord>("store_items");
+    return this.ctx.data.storeItems;
   }
 
   private live(): StoreItemRecord[] {

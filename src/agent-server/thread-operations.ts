@@ -2,18 +2,10 @@ import type { MockContext } from "../context.js";
 import { getOwn, isPlainObject, omit, setOwn } from "../core/json.js";
 import { checkpointsOf, deleteCheckpoints, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
-import { runCollection, type RunService } from "./runs.js";
+import { type RunService } from "./runs.js";
 import { contains } from "./search-filters.js";
 import { publishThreadEvent } from "./thread-stream.js";
-import { newThread, threadCollection, type ThreadRecord, type ThreadStatus } from "./threads.js";
-
-/**
- * Each thread's checkpoints, oldest first: the collection checkpoints.ts keeps. Copy and prune
- * rewrite whole lists of it, which checkpoints.ts has no function for yet (it only appends a run's).
- */
-function checkpointLists(ctx: MockContext) {
-  return ctx.store.collection<readonly CheckpointRecord[]>("thread_checkpoints", "store");
-}
+import { newThread, type ThreadRecord, type ThreadStatus } from "./threads.js";
 
 export interface ThreadFilter {
   metadata?: Record<string, unknown>;
@@ -33,15 +25,15 @@ export function threadMatches(t: ThreadRecord, filter: ThreadFilter): boolean {
 
 /** `POST /threads/count`: how many threads a search with this filter would find, without paging. */
 export function countThreads(ctx: MockContext, filter: ThreadFilter): number {
-  return threadCollection(ctx).filter((t) => threadMatches(t, filter)).length;
+  return ctx.data.threads.filter((t) => threadMatches(t, filter)).length;
 }
 
 /** Removes a thread with its runs (cancelling those still going) and checkpoints, as `DELETE /threads/{id}` does. */
 export function removeThread(ctx: MockContext, runs: RunService, threadId: string): void {
   runs.deleteThread(threadId);
-  const runRecords = runCollection(ctx);
+  const runRecords = ctx.data.runs;
   for (const run of runRecords.filter((r) => r.thread_id === threadId)) runRecords.delete(run.run_id);
-  threadCollection(ctx).delete(threadId);
+  ctx.data.threads.delete(threadId);
   deleteCheckpoints(ctx, threadId);
 }
 
@@ -50,7 +42,7 @@ export function removeThread(ctx: MockContext, runs: RunService, threadId: strin
  * newest checkpoint. Ids that name no thread are skipped; the count is of threads pruned.
  */
 export function pruneThreads(ctx: MockContext, runs: RunService, threadIds: readonly string[], strategy: "delete" | "keep_latest"): number {
-  const threads = threadCollection(ctx);
+  const threads = ctx.data.threads;
   let pruned = 0;
   for (const id of new Set(threadIds)) {
     if (!threads.get(id)) continue;
@@ -60,7 +52,7 @@ export function pruneThreads(ctx: MockContext, runs: RunService, threadIds: read
       continue;
     }
     const latest = latestCheckpoint(ctx, id);
-    if (latest) checkpointLists(ctx).set(id, [latest]);
+    if (latest) ctx.data.checkpoints.set(id, [latest]);
   }
   return pruned;
 }
@@ -73,7 +65,7 @@ export function pruneThreads(ctx: MockContext, runs: RunService, threadIds: read
  * the source's would have. A source that does not exist is the real server's 409.
  */
 export function copyThread(ctx: MockContext, sourceId: string): ThreadRecord {
-  const threads = threadCollection(ctx);
+  const threads = ctx.data.threads;
   const source = threads.get(sourceId);
   if (!source) throw agentErrors.conflict();
   const id = ctx.random.uuid4();
@@ -81,7 +73,7 @@ export function copyThread(ctx: MockContext, sourceId: string): ThreadRecord {
   threads.set(id, copy);
   const checkpoints = checkpointsOf(ctx, sourceId).reverse();
   if (checkpoints.length) {
-    checkpointLists(ctx).set(
+    ctx.data.checkpoints.set(
       id,
       checkpoints.map((c) => {
         const metadata = omit(c.metadata, []);
@@ -147,7 +139,7 @@ function applyUpdate(values: Record<string, unknown>, update: unknown): Record<s
 export function updateThreadState(ctx: MockContext, runs: RunService, thread: ThreadRecord, update: StateUpdate) {
   const threadId = thread.thread_id;
   if (thread.status === "busy" || runs.active(threadId).length > 0) throw agentErrors.threadBusyForUpdate();
-  const graphId = getOwn(thread.metadata, "graph_id") ?? runCollection(ctx).find((r) => r.thread_id === threadId)?.graph_id;
+  const graphId = getOwn(thread.metadata, "graph_id") ?? ctx.data.runs.find((r) => r.thread_id === threadId)?.graph_id;
   if (typeof graphId !== "string") throw agentErrors.noGraphForThread(threadId);
   const forkAt = update.checkpoint?.checkpoint_id || update.checkpoint_id || undefined;
   const history = checkpointsOf(ctx, threadId);
@@ -177,9 +169,9 @@ export function updateThreadState(ctx: MockContext, runs: RunService, thread: Th
     interrupts: {},
     metadata,
   };
-  const lists = checkpointLists(ctx);
+  const lists = ctx.data.checkpoints;
   lists.set(threadId, [...(lists.get(threadId) ?? []), checkpoint]);
-  threadCollection(ctx).set(threadId, { ...thread, status: "idle", values: checkpoint.values, interrupts: {}, updated_at: now, state_updated_at: now });
+  ctx.data.threads.set(threadId, { ...thread, status: "idle", values: checkpoint.values, interrupts: {}, updated_at: now, state_updated_at: now });
   // [real] the update is published to the thread's streams as `state_update`.
   publishThreadEvent(ctx, threadId, "state_update", { state: threadStateResponse(threadId, checkpoint), thread_id: threadId });
   const ref = { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpoint.checkpoint_id };

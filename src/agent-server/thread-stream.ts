@@ -1,7 +1,7 @@
 import type { Response } from "express";
 import type { MockContext } from "../context.js";
 import type { Execution, Frame, StreamListener } from "./run-execution.js";
-import { runCollection, type RunService } from "./runs.js";
+import { type RunService } from "./runs.js";
 import { HEARTBEAT, StreamWriter, openStream, sseFrame } from "./sse.js";
 
 export type ThreadStreamMode = "lifecycle" | "run_modes" | "state_update";
@@ -88,7 +88,7 @@ export function joinThreadStream(ctx: MockContext, runs: RunService, threadId: s
   };
 
   // What is already there: replayed when asked, else followed live from its next event.
-  const existing = runCollection(ctx)
+  const existing = ctx.data.runs
     .filter((r) => r.thread_id === threadId)
     .sort((a, b) => a.created_at - b.created_at || a.run_id.localeCompare(b.run_id));
   for (const run of existing) {

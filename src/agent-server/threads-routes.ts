@@ -4,10 +4,10 @@ import { reply, route, type RouteSpec } from "../http/route.js";
 import { deleteCheckpoints } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { contains, selectFields } from "./search-filters.js";
-import { runCollection, type RunService } from "./runs.js";
+import { type RunService } from "./runs.js";
 import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
 import { paginate } from "./pagination.js";
-import { newThread, threadCollection, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
+import { newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
 
 interface ThreadCreateBody {
   thread_id?: string;
@@ -37,14 +37,14 @@ type ThreadPath = { thread_id: string };
 
 /** The thread a path names (its id validated and lowercased by the registrar): 404 when there is none. */
 export function requireThread(ctx: MockContext, threadId: string): ThreadRecord {
-  const thread = threadCollection(ctx).get(threadId);
+  const thread = ctx.data.threads.get(threadId);
   if (!thread) throw agentErrors.notFound();
   return thread;
 }
 
 /** `POST /threads`, `GET|PATCH|DELETE /threads/{id}`, `POST /threads/search`. */
 export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
-  const threads = threadCollection(ctx);
+  const threads = ctx.data.threads;
   return [
     route<{ body: ThreadCreateBody }>({
       name: "threads.create",
@@ -125,7 +125,7 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       handler: ({ params }) => {
         const thread = requireThread(ctx, params.thread_id);
         runs.deleteThread(thread.thread_id);
-        const runRecords = runCollection(ctx);
+        const runRecords = ctx.data.runs;
         for (const run of runRecords.filter((r) => r.thread_id === thread.thread_id)) runRecords.delete(run.run_id);
         threads.delete(thread.thread_id);
         deleteCheckpoints(ctx, thread.thread_id);

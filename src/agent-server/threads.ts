@@ -26,10 +26,6 @@ export interface ThreadRecord {
   temporary: boolean;
 }
 
-export function threadCollection(ctx: MockContext) {
-  return ctx.store.collection<ThreadRecord>("threads");
-}
-
 /** A new idle thread record (not stored). */
 export function newThread(ctx: MockContext, threadId: string, metadata: Record<string, unknown>, temporary = false): ThreadRecord {
   const now = ctx.clock.now();

@@ -61,9 +61,9 @@ export class AgentAuthStore {
   readonly connections: Collection<AgentConnection>;
 
   constructor(ctx: MockContext) {
-    this.tokens = ctx.store.collection<StoredToken>("auth_tokens");
-    this.flows = ctx.store.collection<AuthFlow>("auth_flows");
-    this.connections = ctx.store.collection<AgentConnection>("agent_connections");
+    this.tokens = ctx.data.authTokens;
+    this.flows = ctx.data.authFlows;
+    this.connections = ctx.data.agentConnections;
   }
 
   /** The tokens of a user in an organization, oldest first (insertion order), optionally for one provider. */

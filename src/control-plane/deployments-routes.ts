@@ -7,7 +7,6 @@ import { IMMUTABLE_FIELDS, NAME_PATTERN, SOURCE_RULES, sourceProblems } from "./
 import { schemaKeys, type ConfigObject, type Deployment, type DeploymentSource } from "./deployments-store.js";
 import { agentUrl, requireDeployment, toWire, type Deployments } from "./deployments-service.js";
 import { listDeployments, type DeploymentListQuery } from "./deployments-query.js";
-import { integrationCollection } from "./integrations-store.js";
 import { SourceUploads } from "./source-uploads.js";
 import { TENANT_HEADER, type TenantHeader } from "./tenant-header.js";
 
@@ -235,7 +234,7 @@ export function commitFor(ctx: MockContext, source: DeploymentSource): string | 
 /** `integration_id` must name an integration the mock knows (any kind): 400 otherwise (DESIGN §2). */
 function requireIntegration(ctx: MockContext, integrationId: unknown): void {
   if (typeof integrationId !== "string") return;
-  if (!integrationCollection(ctx).has(integrationId)) throw controlPlaneErrors.unknownIntegration(integrationId);
+  if (!ctx.data.integrations.has(integrationId)) throw controlPlaneErrors.unknownIntegration(integrationId);
 }
 
 /**

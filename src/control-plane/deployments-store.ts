@@ -63,9 +63,9 @@ export class DeploymentStore {
   private indexVersion = -1;
 
   constructor(ctx: MockContext) {
-    this.deployments = ctx.store.collection<Deployment>("deployments");
-    this.meta = ctx.store.collection<DeploymentMeta>("deployment_meta");
-    this.revisions = ctx.store.collection<RevisionEntry>("revisions");
+    this.deployments = ctx.data.deployments;
+    this.meta = ctx.data.deploymentMeta;
+    this.revisions = ctx.data.revisions;
   }
 
   /** The deployment if it exists in this tenant (another tenant's deployment is "not found"). */

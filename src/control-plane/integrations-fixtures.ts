@@ -2,14 +2,7 @@ import type { MockContext } from "../context.js";
 import { deepMerge, isPlainObject, omit } from "../core/json.js";
 import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
 import { RecordGenerator } from "../store/generate.js";
-import {
-  INTEGRATION_REF,
-  REPOSITORY_REF,
-  integrationCollection,
-  type Integration,
-  type IntegrationKind,
-  type Repository,
-} from "./integrations-store.js";
+import { INTEGRATION_REF, REPOSITORY_REF, type Integration, type IntegrationKind, type Repository } from "./integrations-store.js";
 
 /** Keys an integration fixture carries besides the Integration fields. */
 const FIXTURE_ONLY = ["kind", "repositories"];
@@ -23,7 +16,7 @@ const KINDS: IntegrationKind[] = ["github", "forge"];
  */
 export function seedIntegrations(ctx: MockContext, fixtures: FixtureSet): void {
   const generator = new RecordGenerator(ctx.random);
-  const store = integrationCollection(ctx);
+  const store = ctx.data.integrations;
   const seen = new Map<string, string>();
 
   for (const entry of fixtures.entries("integrations")) {

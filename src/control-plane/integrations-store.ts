@@ -1,5 +1,3 @@
-import type { MockContext } from "../context.js";
-import type { Collection } from "../store/collection.js";
 import type { Integration, Repository } from "../schemas/types.gen.js";
 
 export const INTEGRATION_REF = "control-plane/integration.json#/$defs/Integration";
@@ -18,10 +16,3 @@ export interface StoredIntegration {
   repositories: Repository[];
 }
 
-/**
- * The repository-host integrations, keyed by (lower-case) id in fixture order. The deployments
- * module looks `integration_id` up here too.
- */
-export function integrationCollection(ctx: MockContext): Collection<StoredIntegration> {
-  return ctx.store.collection<StoredIntegration>("integrations");
-}

@@ -28,7 +28,7 @@ export function isInFlight(status: RevisionStatus): boolean {
 }
 
 /** A revision on its way to DEPLOYED: at most one per deployment (a newer one interrupts it). */
-interface InFlight {
+export interface InFlight {
   deployment_id: string;
   revision_id: string;
   path: readonly RevisionStatus[];
@@ -71,8 +71,8 @@ export class Lifecycle {
     private readonly ctx: MockContext,
     private readonly store: DeploymentStore,
   ) {
-    this.inFlight = ctx.store.collection<InFlight>("deployment_lifecycles");
-    this.history = ctx.store.collection<readonly Transition[]>("revision_history");
+    this.inFlight = ctx.data.deploymentLifecycles;
+    this.history = ctx.data.revisionHistory;
     ctx.clock.onChange((now, cause) => {
       if (ctx.lifecycle === "timed") this.catchUp();
       else if (ctx.lifecycle === "manual" && (cause === "advance" || cause === "set")) {

@@ -12,7 +12,7 @@ const LISTENER = `${SCHEMA}Listener`;
 const LISTENER_PATH = object({ listener_id: UUID });
 
 /** A listener and the workspace it belongs to (the record has no field for it). */
-interface ListenerEntry {
+export interface ListenerEntry {
   tenant_id: string;
   listener: Listener;
 }
@@ -26,7 +26,7 @@ type ListQuery = ListenerListQuery & { limit: number; offset: number };
  * enterprise plan) is answered 403 on every route, with the spec's text.
  */
 export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[] {
-  const listeners = ctx.store.collection<ListenerEntry>("listeners");
+  const listeners = ctx.data.listeners;
 
   /** The request's workspace, once it is known to be allowed listeners. */
   const workspaceOf = (headers: TenantHeader): string => {

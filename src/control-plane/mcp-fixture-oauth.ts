@@ -13,7 +13,7 @@ export interface FixtureClient {
   client_secret: string | null;
 }
 
-interface AuthorizationCode {
+export interface AuthorizationCode {
   client_id: string;
   redirect_uri: string;
   code_challenge: string | null;
@@ -22,7 +22,7 @@ interface AuthorizationCode {
   expires_at: number;
 }
 
-interface IssuedToken {
+export interface IssuedToken {
   kind: "access" | "refresh";
   client_id: string;
   slug: string;
@@ -48,9 +48,9 @@ export class McpFixtureOAuth {
   private readonly tokens: Collection<IssuedToken>;
 
   constructor(private readonly ctx: MockContext) {
-    this.clients = ctx.store.collection<FixtureClient>("mcp_fixture_clients");
-    this.codes = ctx.store.collection<AuthorizationCode>("mcp_fixture_codes");
-    this.tokens = ctx.store.collection<IssuedToken>("mcp_fixture_tokens");
+    this.clients = ctx.data.mcpClients;
+    this.codes = ctx.data.mcpCodes;
+    this.tokens = ctx.data.mcpTokens;
   }
 
   registerClient(slug: string, redirectUris: string[], method: FixtureClient["token_endpoint_auth_method"]): FixtureClient {

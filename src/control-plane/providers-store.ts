@@ -25,7 +25,7 @@ export class ProviderStore {
   private sorted: { version: number; list: StoredProvider[] } | undefined;
 
   constructor(ctx: MockContext) {
-    this.records = ctx.store.collection<StoredProvider>("oauth_providers");
+    this.records = ctx.data.providers;
   }
 
   get(organizationId: string, providerId: string): StoredProvider | undefined {

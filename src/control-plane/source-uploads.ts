@@ -4,7 +4,7 @@ import type { Collection } from "../store/collection.js";
 import { controlPlaneErrors } from "./errors.js";
 
 /** A source tarball upload URL handed out by `POST /v2/deployments/{id}/upload-url`. */
-interface SourceUpload {
+export interface SourceUpload {
   id: string;
   deployment_id: string;
   object_path: string;
@@ -24,7 +24,7 @@ export class SourceUploads {
   private readonly uploads: Collection<SourceUpload>;
 
   constructor(private readonly ctx: MockContext) {
-    this.uploads = ctx.store.collection<SourceUpload>("source_uploads");
+    this.uploads = ctx.data.sourceUploads;
   }
 
   /** A new upload URL for the deployment, on the origin the client reached. */

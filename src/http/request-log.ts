@@ -37,7 +37,7 @@ export function requestLog(ctx: MockContext, onRequest: ((entry: RequestLogEntry
       done = true;
       const location = res.getHeader("content-location");
       const runId = typeof location === "string" ? RUN_LOCATION.exec(location)?.[1] : undefined;
-      const scenario = runId ? ctx.store.collection<{ scenario?: string }>("runs").get(runId)?.scenario : undefined;
+      const scenario = runId ? ctx.data.runs.get(runId)?.scenario : undefined;
       onRequest({ method: req.method, path, status: res.statusCode, durationMs: performance.now() - started, scenario, fault: res.locals.fault as RequestLogEntry["fault"], admin: path.startsWith("/_mock"), aborted });
     };
     res.on("finish", () => finish(false));

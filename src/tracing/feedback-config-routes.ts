@@ -24,17 +24,13 @@ interface ListQuery {
   sort_by_desc: boolean;
 }
 
-export function feedbackConfigCollection(ctx: MockContext) {
-  return ctx.store.collection<FeedbackConfigRecord>("feedback_configs");
-}
-
 /**
  * `/feedback-configs`: how each feedback key is scored, one config per key (the document's shape; newer
  * clients' extra fields — `id`, `is_enforced`, `add_categories` — are ignored, as older servers do).
  * Listed newest-modified first unless `sort_by_desc=false`.
  */
 export function feedbackConfigRoutes(ctx: MockContext): RouteSpec[] {
-  const configs = () => feedbackConfigCollection(ctx);
+  const configs = () => ctx.data.feedbackConfigs;
   return [
     route<{ query: ListQuery }>({
       name: "feedback_configs.list",

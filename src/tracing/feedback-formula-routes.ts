@@ -31,7 +31,7 @@ type FormulaCreate = Pick<FeedbackFormula, "feedback_key" | "aggregation_type" |
  * taken for an id.
  */
 export function feedbackFormulaRoutes(ctx: MockContext): RouteSpec[] {
-  const formulas = () => ctx.store.collection<FeedbackFormula>("feedback_formulas");
+  const formulas = () => ctx.data.feedbackFormulas;
   const existing = (id: string) => {
     const formula = formulas().get(id);
     if (!formula) throw tracingErrors.feedbackFormulaNotFound();

@@ -2,7 +2,7 @@ import { MAX_DEPTH, shapeProblem } from "../core/shape-limits.js";
 import { validationError } from "../http/http-error.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { tokenCollection, type FeedbackToken } from "./feedback-tokens.js";
+import { type FeedbackToken } from "./feedback-tokens.js";
 import type { Feedback, FeedbackCreate, SubmitBody } from "../schemas/types.gen.js";
 
 // The wire form (LangSmith `FeedbackSchema`, tracing/feedback.json), what a token URL accepts
@@ -23,11 +23,6 @@ export interface FeedbackRecord {
   metadata: Record<string, unknown> | null;
   method: string;
   received_at: number;
-}
-
-/** Recorded feedback, in arrival order; `reset("feedback")` empties it. */
-export function feedbackCollection(ctx: MockContext) {
-  return ctx.store.collection<FeedbackRecord>("feedback", "feedback");
 }
 
 /** Records one feedback submitted through a token URL, against the token's run and key. */
@@ -59,7 +54,7 @@ export function recordApiFeedback(ctx: MockContext, body: FeedbackCreate, id: st
   });
   // A run the agent server streamed is known by its tokens: the record gets its thread and scenario.
   const runId = feedback.run_id;
-  const runToken = runId === null ? undefined : tokenCollection(ctx).find((t) => t.run_id === runId);
+  const runToken = runId === null ? undefined : ctx.data.feedbackTokens.find((t) => t.run_id === runId);
   return store(ctx, {
     feedback,
     token_id: null,
@@ -81,7 +76,7 @@ export function updateFeedback(ctx: MockContext, record: FeedbackRecord, update:
   if (update.value !== undefined) feedback.value = update.value;
   if (update.comment !== undefined) feedback.comment = update.comment;
   if (update.correction !== undefined) feedback.correction = update.correction;
-  return feedbackCollection(ctx).set(feedback.id, { ...record, feedback });
+  return ctx.data.feedback.set(feedback.id, { ...record, feedback });
 }
 
 /**
@@ -129,5 +124,5 @@ function store(ctx: MockContext, record: Omit<FeedbackRecord, "received_at">): F
   const problem = shapeProblem(record, { depth: MAX_DEPTH + 8 });
   if (problem) throw validationError([{ type: "value_error", loc: ["body"], msg: `Value error, feedback ${problem}`, input: null }]);
   const stored = { ...record, received_at: ctx.clock.now() };
-  return feedbackCollection(ctx).set(stored.feedback.id, stored);
+  return ctx.data.feedback.set(stored.feedback.id, stored);
 }

@@ -33,10 +33,6 @@ export interface IssueTokenInput {
   expiresAt?: number;
 }
 
-export function tokenCollection(ctx: MockContext) {
-  return ctx.store.collection<FeedbackToken>("feedback_tokens");
-}
-
 /**
  * Creates a token for a run and key and returns it with its URL,
  * `{tracing_url}/api/v1/feedback/tokens/<uuid>`. The agent server calls this for each
@@ -57,7 +53,7 @@ export function issueFeedbackToken(ctx: MockContext, tracingUrl: string, input: 
     expires_at: input.expiresAt ?? now + (input.ttlMs ?? DEFAULT_TOKEN_TTL_MS),
     url: `${tracingUrl}/api/v1/feedback/tokens/${id}`,
   };
-  tokenCollection(ctx).set(id, token);
+  ctx.data.feedbackTokens.set(id, token);
   return token;
 }
 

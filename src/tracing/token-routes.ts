@@ -1,6 +1,6 @@
 import type { MockContext } from "../context.js";
 import { listOf, ref, route, type RouteSpec } from "../http/route.js";
-import { issueFeedbackToken, tokenCollection, tokenResponse, type IssueTokenInput } from "./feedback-tokens.js";
+import { issueFeedbackToken, tokenResponse, type IssueTokenInput } from "./feedback-tokens.js";
 
 const TOKEN = "tracing/feedback-token.json#/$defs/";
 
@@ -39,7 +39,7 @@ export function tokenRoutes(ctx: MockContext): RouteSpec[] {
       query: `${TOKEN}TokenListQuery`,
       responses: { 200: listOf(`${TOKEN}FeedbackIngestToken`) },
       handler: ({ query: { run_id, limit, offset } }) => {
-        const tokens = tokenCollection(ctx).filter((t) => t.run_id === run_id);
+        const tokens = ctx.data.feedbackTokens.filter((t) => t.run_id === run_id);
         return tokens.slice(offset, limit === undefined ? undefined : offset + limit).map(tokenResponse);
       },
     }),

@@ -13,7 +13,7 @@ beforeAll(() => {
 });
 beforeEach(() => mockOf(a).reset());
 
-const runRecords = () => mockOf(a).context.store.collection<{ run_id: string; status: string; thread_id: string; request: unknown }>("runs");
+const runRecords = () => mockOf(a).context.data.runs;
 const statusOf = (runId: string) => runRecords().get(runId)?.status;
 async function newThread(): Promise<string> {
   return (await request(a).post("/threads").send({}).expect(200)).body.thread_id;

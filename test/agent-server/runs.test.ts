@@ -23,7 +23,7 @@ function app(scenarios: ScenarioInput[] = [slow, quick], autoAdvance = false) {
 }
 type App = ReturnType<typeof app>;
 
-const runs = (a: App) => mockOf(a).context.store.collection<{ run_id: string; status: string }>("runs");
+const runs = (a: App) => mockOf(a).context.data.runs;
 const statusOf = (a: App, runId: string) => runs(a).get(runId)?.status;
 
 describe("background runs, wait and join", () => {

@@ -26,7 +26,7 @@ const RUN = "agent-server/run.json#/$defs/Run";
 describe.each(SDKS)("thread and run operations through %s", (_name, makeClient) => {
   let mock: MockServer;
   let client: AnyClient;
-  const runStatus = (runId: string) => mock.control.context.store.collection<{ status: string }>("runs").get(runId)?.status;
+  const runStatus = (runId: string) => mock.control.context.data.runs.get(runId)?.status;
 
   beforeAll(async () => {
     mock = await startMockServer({ port: 0, seed: 21, fixtures: false, scenarios: [chat, slow, quick], clock: { autoAdvance: false } });

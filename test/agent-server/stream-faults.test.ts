@@ -20,7 +20,7 @@ const faulty = {
   ],
 };
 
-const runs = () => mock.control.context.store.collection<{ run_id: string; status: string }>("runs");
+const runs = () => mock.control.context.data.runs;
 const lastRun = () => [...runs().values()].at(-1);
 const metadataOf = (runId: string) => `event: metadata\r\ndata: {"run_id":"${runId}","attempt":1}\r\n\r\n`;
 const values = (data: unknown) => `event: values\r\ndata: ${JSON.stringify(data)}\r\n\r\n`;

@@ -26,9 +26,9 @@ interface Stored {
 
 describe("the bundled deployments", () => {
   const app = createApp({ seed: 42, lifecycle: "manual" });
-  const store = mockOf(app).context.store;
-  const all = [...store.collection<Stored["deployment"]>("deployments").values()];
-  const revisions = [...store.collection<{ revision: { status: string } }>("revisions").values()].map((r) => r.revision.status);
+  const data = mockOf(app).context.data;
+  const all = [...data.deployments.values()] as Stored["deployment"][];
+  const revisions = [...data.revisions.values()].map((r) => r.revision.status);
 
   it("cover every source, deployment type, status and revision status, in both tenants", () => {
     expect(all.length).toBeGreaterThanOrEqual(25);
@@ -108,7 +108,7 @@ describe("fixture entries are completed coherently", () => {
 
   it("10,000 generated deployments load, list and reset", async () => {
     const app = createApp({ seed: 9, fixtures: ["fixtures", { generate: { deployments: { count: 10_000 } } }] });
-    expect(mockOf(app).context.store.collection("deployments").size).toBe(10_000 + JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.length);
+    expect(mockOf(app).context.data.deployments.size).toBe(10_000 + JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.length);
     await request(app).delete(`/v2/deployments/${(await request(app).get("/v2/deployments?limit=1").expect(200)).body.resources[0].id}`).expect(204);
     mockOf(app).reset();
     const production = JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.filter((d: { tenant_id: string }) => d.tenant_id === PRODUCTION);

@@ -145,7 +145,7 @@ describe("clock and delay bounds", () => {
     await request(app).post("/_mock/clock").send({ set: "+275760-09-13T00:00:00Z" }).expect(200);
     const res = await request(app).post("/runs/wait").send({ assistant_id: "agent" }).expect(200);
     // The run ended (no spin): it failed the way a crashed graph does, naming the RangeError.
-    const [run] = [...mockOf(app).context.store.collection<{ status: string }>("runs").values()];
+    const [run] = [...mockOf(app).context.data.runs.values()];
     expect(run?.status).toBe("error");
     expect(JSON.stringify(res.body)).toMatch(/RangeError|past/);
   });

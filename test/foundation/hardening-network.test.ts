@@ -141,7 +141,7 @@ describe("a stream client that never reads (real socket)", () => {
       socket.on("error", () => {});
       socket.write(`POST /runs/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
       socket.pause();
-      const runs = mock.control.context.store.collection<{ run_id: string; status: string }>("runs");
+      const runs = mock.control.context.data.runs;
       for (let i = 0; i < 10_000 && runs.size === 0; i++) await new Promise((r) => setImmediate(r));
       const [run] = [...runs.values()];
       // The run service is internal; its execution's `done` settles when the run's work stops.
