@@ -162,10 +162,18 @@ export class ProtocolCommands {
     session.startRun(record.run_id, record.graph_id);
     const converter = new RunEventConverter(session);
     converter.started();
+    // Listeners run inside the run's playback: a conversion that failed must not end the run itself.
+    const guarded = (convert: () => void) => {
+      try {
+        convert();
+      } catch {
+        // the event is left out of the protocol stream; the run and its other streams go on
+      }
+    };
     const stop = execution.subscribe({
-      frame: (f) => converter.frame(f),
+      frame: (f) => guarded(() => converter.frame(f)),
       heartbeat: () => {},
-      end: () => converter.end(execution.outcome),
+      end: () => guarded(() => converter.end(execution.outcome)),
     });
     session.detachRun = stop;
     return { runId: record.run_id };

@@ -45,6 +45,8 @@ interface OpenMessage {
  */
 export class RunEventConverter {
   private readonly open = new Map<string, OpenMessage>();
+  /** The id of the message open on each namespace (a chunk with another id starts a new one). */
+  private readonly openId = new Map<string, string | undefined>();
   private readonly interruptIds = new Set<string>();
   private terminal = false;
 
@@ -195,8 +197,6 @@ export class RunEventConverter {
       this.emitMessage(open, { event: "content-block-delta", index: block.index, delta: { type: "tool-call-delta", args } });
     }
   }
-
-  private readonly openId = new Map<string, string | undefined>();
 
   /** The open block at `index`, started (content-block-start) when new. */
   private block(open: OpenMessage, kind: OpenBlock["kind"], index: number, chunk?: Json): OpenBlock {

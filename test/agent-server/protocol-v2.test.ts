@@ -49,6 +49,18 @@ const approval: ScenarioInput = {
   ],
 };
 
+/** A streamed tool call, then a complete tool message and a complete AI message with a tool call. */
+const calls: ScenarioInput = {
+  name: "calls",
+  match: { assistant_id: "agent", input: { messages: [{ content: { $contains: "call" } }] } },
+  events: [
+    { event: "messages", data: [{ type: "AIMessageChunk", id: "c1", content: "", tool_call_chunks: [{ name: "search", args: '{"q":', id: "call-1", index: 0 }] }, { langgraph_node: "agent" }] },
+    { event: "messages", data: [{ type: "AIMessageChunk", id: "c1", content: "", tool_call_chunks: [{ name: null, args: ' "x"}', id: null, index: 0 }] }, { langgraph_node: "agent" }] },
+    { event: "messages", data: [{ type: "tool", id: "t1", tool_call_id: "call-1", content: "found" }, { langgraph_node: "tools" }] },
+    { event: "messages", data: [{ type: "ai", id: "c2", content: "Again", tool_calls: [{ id: "call-2", name: "search", args: { q: "y" } }] }, { langgraph_node: "agent" }] },
+  ],
+};
+
 const failing: ScenarioInput = {
   name: "failing",
   match: { assistant_id: "agent", input: { messages: [{ content: { $contains: "fail" } }] } },
@@ -61,7 +73,7 @@ const COMMANDS = "POST /threads/{thread_id}/commands";
 
 let mock: MockServer;
 beforeAll(async () => {
-  mock = await startMockServer({ port: 0, seed: 9, fixtures: false, scenarios: [tiny, rich, approval, failing], clock: { autoAdvance: false } });
+  mock = await startMockServer({ port: 0, seed: 9, fixtures: false, scenarios: [tiny, rich, approval, failing, calls], clock: { autoAdvance: false } });
 });
 beforeEach(() => mock.control.reset());
 afterAll(async () => {
@@ -317,6 +329,36 @@ describe("POST /threads/{thread_id}/stream/events", () => {
       [[], "agent", { messages: [{ type: "ai", content: "Hello", id: "m1" }] }],
       [["researcher:t1"], "search", { hits: 2 }],
       [["researcher:t1", "reader:t2"], "read", { pages: 1 }],
+    ]);
+  });
+
+  it("messages: streamed tool call chunks accumulate into a tool_call block; complete messages are sent whole, their tool calls as blocks", async () => {
+    const tid = threadId();
+    await settled(tid, await runStart(tid, "call a tool"));
+    const stream = await openEvents(tid, { channels: ["messages"] });
+    await stream.until("\r\n\r\n");
+    await waitFor(() => stream.text().split("\r\n\r\n").length > 18);
+    await stream.close();
+    const seen = stream.events().map((e) => (e.json as { params: { node: string; data: unknown } }).params);
+    expect(seen.map((p) => [p.node, p.data])).toEqual([
+      ["agent", { event: "message-start", role: "ai", id: "c1" }],
+      ["agent", { event: "content-block-start", index: 1, content: { type: "tool_call_chunk", id: "call-1", name: "search", args: "" } }],
+      ["agent", { event: "content-block-delta", index: 1, delta: { type: "tool-call-delta", args: '{"q":' } }],
+      ["agent", { event: "content-block-delta", index: 1, delta: { type: "tool-call-delta", args: ' "x"}' } }],
+      ["agent", { event: "content-block-finish", index: 1, content: { type: "tool_call", id: "call-1", name: "search", args: { q: "x" } } }],
+      ["agent", { event: "message-finish" }],
+      ["tools", { event: "message-start", role: "tool", id: "t1", tool_call_id: "call-1" }],
+      ["tools", { event: "content-block-start", index: 0, content: { type: "text", text: "" } }],
+      ["tools", { event: "content-block-delta", index: 0, delta: { type: "text-delta", text: "found" } }],
+      ["tools", { event: "content-block-finish", index: 0, content: { type: "text", text: "found" } }],
+      ["tools", { event: "message-finish" }],
+      ["agent", { event: "message-start", role: "ai", id: "c2" }],
+      ["agent", { event: "content-block-start", index: 0, content: { type: "text", text: "" } }],
+      ["agent", { event: "content-block-delta", index: 0, delta: { type: "text-delta", text: "Again" } }],
+      ["agent", { event: "content-block-finish", index: 0, content: { type: "text", text: "Again" } }],
+      ["agent", { event: "content-block-start", index: 1, content: { type: "tool_call_chunk", id: "call-2", name: "search", args: "" } }],
+      ["agent", { event: "content-block-finish", index: 1, content: { type: "tool_call", id: "call-2", name: "search", args: { q: "y" } } }],
+      ["agent", { event: "message-finish" }],
     ]);
   });
 
