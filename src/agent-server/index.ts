@@ -5,6 +5,7 @@ import { a2aRoutes } from "./a2a-routes.js";
 import { agentErrors } from "./errors.js";
 import { assistantsRoutes } from "./assistants-routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
+import { protocolRoutes } from "./protocol-routes.js";
 import { RunService } from "./runs.js";
 import { runsRoutes } from "./runs-routes.js";
 import { runOperationsRoutes } from "./run-operations-routes.js";
@@ -79,6 +80,7 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
       ...mcpRoutes(ctx, agent.runs, agent.scenarios),
       ...runOperationsRoutes(ctx, agent.runs),
       ...storeRoutes(ctx),
+      ...protocolRoutes(ctx, agent.runs),
     ]),
   };
 }

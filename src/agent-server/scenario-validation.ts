@@ -105,7 +105,7 @@ function addYamlLines(text: string, found: LoadProblem[]): void {
 /** The schema's reason, said in the scenario's own words where the schema's would be cryptic. */
 function scenarioReason(e: ErrorObject): string {
   if (e.keyword === "pattern" && e.instancePath.endsWith("/event")) {
-    return `not a stream event name; use values, updates, messages, messages/partial, messages/complete, messages/metadata, custom, events, debug, tasks or checkpoints, optionally followed by |<namespace> parts; got ${JSON.stringify(e.data)}`;
+    return `not a stream event name; use values, updates, messages, messages/partial, messages/complete, messages/metadata, custom, events, debug, tasks, checkpoints or tools, optionally followed by |<namespace> parts; got ${JSON.stringify(e.data)}`;
   }
   if (e.keyword === "pattern" && e.instancePath.endsWith("/name")) return `names use letters, digits, ".", "_" and "-" (at most 128); got ${JSON.stringify(e.data)}`;
   return reasonOf(e);

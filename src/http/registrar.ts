@@ -53,7 +53,7 @@ export class Registrar {
           preflightPaths.add(path);
         }
         if (module.authenticate && !spec.public) chain.push(authenticate(module));
-        if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") chain.push(parseBody(module, parsers[spec.bodyKind ?? "json"]));
+        if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") chain.push(parseBody(spec.bodyError ?? module.bodyError, parsers[spec.bodyKind ?? "json"]));
         // After the body is read, so that a rule can match on it.
         if (!module.control) chain.push(this.ctx.faults.middleware(module, spec));
         chain.push(this.handle(module, spec, prefix));
@@ -129,7 +129,7 @@ function readInput(module: ServiceModule, spec: RouteSpec, req: Request, ctx: Mo
     if (body === undefined && spec.emptyBody === undefined) problems.push({ part: "body", schema: spec.body, data: undefined, errors: [], missing: true });
     else body = read("body", spec.body, body === undefined ? spec.emptyBody : body);
   }
-  if (problems.length) throw module.invalid(problems);
+  if (problems.length) throw (spec.invalid ?? module.invalid)(problems);
   return { params, query: query as Record<string, unknown>, headers: headers as Record<string, unknown>, body, scope: scopeOf(req, ctx, mount) };
 }
 
@@ -187,13 +187,13 @@ function bodyParsers(limit: string | undefined): Parsers {
   };
 }
 
-function parseBody(module: ServiceModule, parsers: RequestHandler[]): RequestHandler {
+function parseBody(bodyError: ServiceModule["bodyError"], parsers: RequestHandler[]): RequestHandler {
   return (req, res, next) => {
     let i = 0;
     const step = (err?: unknown): void => {
       if (err) {
         const problem = bodyProblem(err);
-        return next(problem ? module.bodyError(problem) : err);
+        return next(problem ? bodyError(problem) : err);
       }
       const parser = parsers[i++];
       if (parser) parser(req, res, step as NextFunction);

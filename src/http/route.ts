@@ -1,5 +1,8 @@
 import type { Response } from "express";
 import { SCHEMA_BASE } from "../schemas/registry.js";
+import type { HttpError } from "./http-error.js";
+import type { BodyProblem } from "./json-body.js";
+import type { RequestProblem } from "./service-module.js";
 
 /**
  * A JSON Schema: a reference such as `"agent-server/thread.json#/$defs/Thread"` into src/schemas, or an
@@ -98,6 +101,10 @@ export interface RouteSpec<T extends RouteTypes = RouteTypes> {
   public?: boolean;
   /** Overrides the module's CORS policy for this route. */
   cors?: boolean;
+  /** Overrides the module's answer to a request that fails this route's schemas (a protocol with its own error envelope). */
+  invalid?: (problems: readonly RequestProblem[]) => HttpError;
+  /** Overrides the module's answer to a body it cannot read (not JSON, too large). */
+  bodyError?: (problem: BodyProblem) => HttpError;
   handler: (input: RouteInput<Of<T, "params", Record<string, string>>, Of<T, "query", Record<string, unknown>>, Of<T, "headers", Record<string, unknown>>, Of<T, "body", unknown>>, res: Response) => unknown;
 }
 

@@ -86,6 +86,18 @@ export type McpResponse1 =
       error: unknown;
       [k: string]: unknown | undefined;
     };
+/**
+ * Hierarchical path identifying a position in the agent tree. Empty array denotes the root agent; each segment names a nested subgraph.
+ */
+export type ProtocolNamespace = string[];
+/**
+ * Subscribable event channel: one of the eight fixed channels or a user-defined `custom:<name>` channel.
+ */
+export type ProtocolChannel = ("values" | "updates" | "messages" | "tools" | "lifecycle" | "input" | "tasks" | "custom") | string;
+/**
+ * The 200 answer of /commands: a ProtocolSuccess or a ProtocolError.
+ */
+export type ProtocolCommandResponse = ProtocolSuccess | ProtocolError;
 export type RunsCancel = RunsCancel1 & RunsCancel2;
 export type RunsCancel1 =
   | {
@@ -816,6 +828,98 @@ export interface McpResponse2 {
     message: string;
     data?: unknown;
   };
+}
+/**
+ * A client → server command envelope. Known methods: `run.start`, `input.respond`, `subscription.subscribe` (WS only), `subscription.unsubscribe` (WS only), `agent.getTree`.
+ */
+export interface ProtocolCommand {
+  /**
+   * Client-assigned command id; echoed in the response.
+   */
+  id: number;
+  /**
+   * Command method name (e.g. `run.start`).
+   */
+  method: string;
+  /**
+   * Method-specific parameters.
+   */
+  params?: {
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+export interface ProtocolResponseMeta {
+  /**
+   * Highest event `seq` observed on the session when this response was generated.
+   */
+  applied_through_seq?: number;
+  /**
+   * The thread of the command (the JS server adds it).
+   */
+  thread_id?: string;
+  [k: string]: unknown | undefined;
+}
+export interface ProtocolSuccess {
+  type: "success";
+  id: number;
+  result: {
+    [k: string]: unknown | undefined;
+  };
+  meta?: ProtocolResponseMeta;
+  [k: string]: unknown | undefined;
+}
+export interface ProtocolError {
+  type: "error";
+  /**
+   * The `id` of the offending command, or null if the envelope was unparseable.
+   */
+  id: number | null;
+  error:
+    | "invalid_argument"
+    | "unknown_command"
+    | "unknown_error"
+    | "no_such_run"
+    | "no_such_subscription"
+    | "no_such_namespace"
+    | "no_such_interrupt"
+    | "no_such_checkpoint"
+    | "permission_denied"
+    | "not_supported";
+  message: string;
+  stacktrace?: string;
+  meta?: ProtocolResponseMeta;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Body of `POST /threads/{thread_id}/stream/events`. Filters the connection-scoped SSE stream.
+ */
+export interface ProtocolEventStreamRequest {
+  /**
+   * @minItems 1
+   */
+  channels: ProtocolChannel[];
+  namespaces?: ProtocolNamespace[];
+  depth?: number;
+  since?: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A server → client event: the `data:` of an SSE frame whose `event:` is `method` and `id:` is `seq`.
+ */
+export interface ProtocolEvent {
+  type: "event";
+  event_id?: string;
+  seq?: number;
+  method: string;
+  params: {
+    namespace: ProtocolNamespace;
+    timestamp: number;
+    data: unknown;
+    node?: string;
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
 }
 export interface RunsCancel2 {
   status?: "pending" | "running" | "all";

@@ -46,7 +46,7 @@ describe("scenario files", () => {
     const dir = files({ "bad.yaml": "name: bad\nturns:\n  - events:\n      - { event: value, data: 1 }\n    end: explode\n  - end: { error: { message: no class } }\n" });
     const err = loadError([dir]);
     expect(err.problems).toEqual([
-      { file: join(dir, "bad.yaml"), pointer: "/turns/0/events/0/event", line: 4, reason: 'not a stream event name; use values, updates, messages, messages/partial, messages/complete, messages/metadata, custom, events, debug, tasks or checkpoints, optionally followed by |<namespace> parts; got "value"' },
+      { file: join(dir, "bad.yaml"), pointer: "/turns/0/events/0/event", line: 4, reason: 'not a stream event name; use values, updates, messages, messages/partial, messages/complete, messages/metadata, custom, events, debug, tasks, checkpoints or tools, optionally followed by |<namespace> parts; got "value"' },
       { file: join(dir, "bad.yaml"), pointer: "/turns/0/end", line: 5, reason: 'must be one of "success", "interrupt", "disconnect"; got "explode"' },
       // A missing key's line is the line of the object that lacks it.
       { file: join(dir, "bad.yaml"), pointer: "/turns/1/end/error/error", line: 6, reason: "required property is missing" },
