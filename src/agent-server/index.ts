@@ -4,6 +4,8 @@ import type { ServiceModule } from "../http/service-module.js";
 import { a2aRoutes } from "./a2a-routes.js";
 import { agentErrors } from "./errors.js";
 import { assistantsRoutes } from "./assistants-routes.js";
+import { CronScheduler } from "./crons.js";
+import { cronsRoutes } from "./crons-routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
 import { RunService } from "./runs.js";
 import { runsRoutes } from "./runs-routes.js";
@@ -25,6 +27,8 @@ export interface AgentServer {
   /** The loaded scenarios (admin routes list, add and remove them). */
   scenarios: ScenarioRegistry;
   runs: RunService;
+  /** Fires crons on the mock clock. */
+  crons: CronScheduler;
   /** When the default assistants were made (their `created_at`): the mock's start. */
   assistantsCreatedAt: number;
 }
@@ -44,10 +48,12 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
   registry.load(scenarios);
   registry.markStartup();
   ctx.onReset("scenarios", () => registry.reset());
+  const runs = new RunService(ctx, registry);
   return {
     loadScenarios: async (input) => registry.load(input),
     scenarios: registry,
-    runs: new RunService(ctx, registry),
+    runs,
+    crons: new CronScheduler(ctx, runs),
     assistantsCreatedAt: ctx.clock.now(),
   };
 }
@@ -79,6 +85,7 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
       ...mcpRoutes(ctx, agent.runs, agent.scenarios),
       ...runOperationsRoutes(ctx, agent.runs),
       ...storeRoutes(ctx),
+      ...cronsRoutes(ctx, agent.crons, agent.scenarios),
     ]),
   };
 }
