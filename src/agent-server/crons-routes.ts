@@ -3,7 +3,7 @@ import { isPlainObject, setOwn } from "../core/json.js";
 import { object, reply, route, UUID, type RequestScope, type RouteSpec } from "../http/route.js";
 import type { CronCountRequest, CronCreate, CronPatch, CronSearch, ThreadCronCreate } from "../schemas/types.gen.js";
 import { resolveAssistant } from "./assistants.js";
-import { checkSchedule, cronCollection, cronResponse, nextRunDate, type CronRecord, type CronScheduler } from "./crons.js";
+import { checkSchedule, cronCollection, cronResponse, nextRunDate, parseEndTime, type CronRecord, type CronScheduler } from "./crons.js";
 import { agentErrors } from "./errors.js";
 import { paginate } from "./pagination.js";
 import { errors, THREAD_PATH } from "./route-schemas.js";
@@ -27,18 +27,18 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, scenario
   /** A new cron from a validated create body; `threadId` null for a stateless one. */
   const create = (body: CronCreate | ThreadCronCreate, threadId: string | null, scope: RequestScope) => {
     const timezone = body.timezone ?? null;
-    checkSchedule(body.schedule, timezone);
+    const now = ctx.clock.now();
+    checkSchedule(body.schedule, timezone, now);
     const assistant = resolveAssistant(body.assistant_id, scenarios.graphs());
     // [real] the thread is checked after the schedule and the assistant.
     if (threadId !== null && !threadCollection(ctx).has(threadId)) throw agentErrors.cronThreadNotFound(threadId);
-    const now = ctx.clock.now();
     const cronId = ctx.random.uuid7(now);
     const record: CronRecord = {
       cron_id: cronId,
       assistant_id: assistant.assistant_id,
       thread_id: threadId,
       on_run_completed: threadId === null ? ((body as CronCreate).on_run_completed ?? "delete") : null,
-      end_time: body.end_time === undefined ? null : Date.parse(body.end_time),
+      end_time: body.end_time === undefined ? null : parseEndTime(body.end_time),
       schedule: body.schedule,
       timezone,
       created_at: now,
@@ -123,8 +123,8 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, scenario
         const cron = requireCron(params.cron_id);
         const schedule = body.schedule ?? cron.schedule;
         const timezone = body.timezone ?? cron.timezone;
-        checkSchedule(schedule, timezone);
         const now = ctx.clock.now();
+        checkSchedule(schedule, timezone, now);
         // A new schedule counts from now; so does a cron switched back on (what it missed is not made up).
         const reschedule = schedule !== cron.schedule || timezone !== cron.timezone || (body.enabled === true && !cron.enabled);
         const metadata = { ...cron.metadata };
@@ -133,7 +133,7 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, scenario
           ...cron,
           schedule,
           timezone,
-          end_time: body.end_time === undefined ? cron.end_time : Date.parse(body.end_time),
+          end_time: body.end_time === undefined ? cron.end_time : parseEndTime(body.end_time),
           // Only a stateless cron has a thread to keep or delete.
           on_run_completed: cron.thread_id === null ? (body.on_run_completed ?? cron.on_run_completed) : null,
           enabled: body.enabled ?? cron.enabled,

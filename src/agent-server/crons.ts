@@ -61,7 +61,7 @@ export function cronResponse(c: CronRecord) {
  * standard five-field schedule (croniter's `is_valid`; the `@daily`-style nicknames too) and an IANA
  * timezone. Throws the 422 answers.
  */
-export function checkSchedule(schedule: string, timezone: string | null): void {
+export function checkSchedule(schedule: string, timezone: string | null, now: number): void {
   if (timezone !== null) {
     try {
       new Intl.DateTimeFormat("en-US", { timeZone: timezone });
@@ -69,11 +69,25 @@ export function checkSchedule(schedule: string, timezone: string | null): void {
       throw agentErrors.invalidTimezone(timezone);
     }
   }
+  let cron: Cron;
   try {
-    parse(schedule, timezone);
+    cron = parse(schedule, timezone);
   } catch {
     throw agentErrors.invalidCronSchedule(schedule);
   }
+  try {
+    // croner converts to the zone only when it computes a time: a zone Intl knows but croner cannot use fails here.
+    cron.nextRun(new Date(now));
+  } catch {
+    throw agentErrors.invalidTimezone(timezone ?? "UTC");
+  }
+}
+
+/** An `end_time` as ms; one that passed the schema's date-time format but no Date can read (a leap second) is a 422. */
+export function parseEndTime(text: string): number {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) throw agentErrors.invalidBody(`'${text}' is not a "date-time" (at /end_time)`);
+  return ms;
 }
 
 /**
@@ -170,7 +184,7 @@ export class CronScheduler {
     const crons = cronCollection(this.ctx);
     for (const cron of due) {
       // Moved on first, as the real scheduler does whether or not the run could start.
-      crons.set(cron.cron_id, { ...cron, next_run_date: nextRunDate(cron.schedule, cron.timezone, now) });
+      crons.set(cron.cron_id, { ...cron, next_run_date: safeNextRunDate(cron, now) });
       this.startRun(cron);
     }
   }
@@ -199,6 +213,15 @@ export class CronScheduler {
     } catch {
       // Refused: see above. Nothing here may throw: this runs inside the clock's move.
     }
+  }
+}
+
+/** The next run date after a firing; none (the cron stops) if the schedule cannot say: nothing here may throw. */
+function safeNextRunDate(cron: CronRecord, now: number): number | null {
+  try {
+    return nextRunDate(cron.schedule, cron.timezone, now);
+  } catch {
+    return null;
   }
 }
 

@@ -63,6 +63,8 @@ describe("crons over HTTP", () => {
       ["/runs/crons", { assistant_id: "agent", schedule: "0 0 9 * * *" }, 422, expect.stringContaining("Invalid cron schedule") as unknown as string],
       ["/runs/crons", { assistant_id: "agent", schedule: "0 9 * * *", timezone: "Mars/Olympus" }, 422, "Invalid timezone: 'Mars/Olympus'. Use an IANA timezone such as 'America/New_York'."],
       ["/runs/crons", { assistant_id: "agent" }, 422, "'schedule' is a required property"],
+      // A leap second passes the date-time format but no Date reads it.
+      ["/runs/crons", { assistant_id: "agent", schedule: "* * * * *", end_time: "2026-12-31T23:59:60Z" }, 422, `'2026-12-31T23:59:60Z' is not a "date-time" (at /end_time)`],
       ["/runs/crons", { assistant_id: "no-such-graph", schedule: "* * * * *" }, 422, expect.stringContaining("Invalid assistant: 'no-such-graph'") as unknown as string],
       ["/threads/not-a-uuid/runs/crons", { assistant_id: "agent", schedule: "* * * * *" }, 422, "Invalid thread ID"],
     ];
