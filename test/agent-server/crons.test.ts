@@ -1,23 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import request from "supertest";
 import { Client } from "@langchain/langgraph-sdk";
-import { BUNDLED_SCENARIOS, createApp, mockOf, startMockServer, type MockServer } from "../../src/index.js";
+import { BUNDLED_SCENARIOS, mockOf, startMockServer, type MockServer } from "../../src/index.js";
+import { appForFile } from "../support/app-presets.js";
+import { newThread as makeThread } from "../support/agent-server.js";
+import { IDS } from "../support/ids.js";
 
-// The mock's seeded clock starts at 2026-01-15T09:00:00Z (a Thursday).
-const app = createApp({ seed: 9, fixtures: false, scenarios: [BUNDLED_SCENARIOS] });
+// The mock's seeded clock starts at 2026-01-15T09:00:00Z (a Thursday). Reset before each test.
+const app = appForFile("agentServer", { scenarios: [BUNDLED_SCENARIOS] });
 const mock = mockOf(app);
-const AGENT = "fe096781-5601-53d2-b2f6-0d3403f7e9ca"; // uuid5 of graph "agent": its default assistant
+const AGENT = IDS.agentAssistant;
+const MISSING = IDS.missing;
 const CRON_KEYS = ["assistant_id", "created_at", "cron_id", "enabled", "end_time", "metadata", "next_run_date", "on_run_completed", "payload", "schedule", "thread_id", "timezone", "updated_at", "user_id"];
 const digest = { messages: [{ role: "user", content: "Compile the nightly digest" }] };
 
-const newThread = async (): Promise<string> => (await request(app).post("/threads").send({}).expect(200)).body.thread_id;
+const newThread = () => makeThread(app);
 const threadCron = async (threadId: string, body: object) => (await request(app).post(`/threads/${threadId}/runs/crons`).send(body).expect(200)).body;
 const statelessCron = async (body: object) => (await request(app).post("/runs/crons").send(body).expect(200)).body;
 const runsOf = async (threadId: string) => (await request(app).get(`/threads/${threadId}/runs`).expect(200)).body as { run_id: string; metadata: object; kwargs: Record<string, unknown>; created_at: string; multitask_strategy: string }[];
 
 describe("crons over HTTP", () => {
-  beforeEach(() => mock.reset());
-
   it("a cron on a thread: the Cron shape, payload with the resolved assistant and configurable.cron_id, next_run_date", async () => {
     const threadId = await newThread();
     const cron = await threadCron(threadId, { assistant_id: "agent", schedule: "*/15 * * * *", input: digest, metadata: { team: "ops" } });
@@ -50,7 +52,7 @@ describe("crons over HTTP", () => {
 
   it("refuses what the real server refuses, in its words", async () => {
     const threadId = await newThread();
-    const missing = "00000000-0000-4000-8000-000000000000";
+    const missing = MISSING;
     const cases: [string, object, number, string][] = [
       [`/threads/${missing}/runs/crons`, { assistant_id: "agent", schedule: "* * * * *" }, 404, `Thread with ID '${missing}' not found. Please verify the ID is correct and the thread hasn't been deleted or expired.`],
       [
@@ -94,7 +96,7 @@ describe("crons over HTTP", () => {
     expect((await search({ thread_id: t1 })).ids).toEqual([a.cron_id]);
     expect((await search({ assistant_id: AGENT, enabled: false })).ids).toEqual([b.cron_id]);
     expect((await search({ enabled: true })).ids).toEqual([c.cron_id, a.cron_id]);
-    expect((await search({ assistant_id: "00000000-0000-4000-8000-000000000000" })).ids).toEqual([]);
+    expect((await search({ assistant_id: MISSING })).ids).toEqual([]);
     expect((await search({ sort_by: "next_run_date", sort_order: "asc" })).ids).toEqual([b.cron_id, c.cron_id, a.cron_id]);
     expect(await search({ limit: 2 })).toMatchObject({ ids: [c.cron_id, b.cron_id], total: "3", next: "2" });
     expect(await search({ limit: 2, offset: 2 })).toMatchObject({ ids: [a.cron_id], total: "3", next: undefined });
@@ -115,7 +117,7 @@ describe("crons over HTTP", () => {
     expect(await count({})).toBe(2);
     expect(await count({ thread_id: threadId })).toBe(1);
     expect(await count({ assistant_id: AGENT })).toBe(2);
-    expect(await count({ assistant_id: "00000000-0000-4000-8000-000000000000" })).toBe(0);
+    expect(await count({ assistant_id: MISSING })).toBe(0);
   });
 
   it("patch: a new schedule counts from now, metadata merges, run fields change what the next firing sends", async () => {
