@@ -236,6 +236,22 @@ describe("crons over HTTP", () => {
   });
 });
 
+describe("crons on a real-time clock (no seed)", () => {
+  it("fire when the clock is advanced; reset stops the 5 s poll along with the crons", async () => {
+    const server = await startMockServer({ port: 0, fixtures: false, scenarios: [BUNDLED_SCENARIOS] });
+    try {
+      const threadId = await makeThread(server.url);
+      await request(server.url).post(`/threads/${threadId}/runs/crons`).send({ assistant_id: "agent", schedule: "* * * * *", input: digest }).expect(200);
+      server.clock.advance("1m");
+      expect(server.control.runs({ thread_id: threadId })).toHaveLength(1);
+      server.reset();
+      expect((await request(server.url).post("/runs/crons/count").send({})).body).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("crons with SDK 2.x client.crons", () => {
   let server: MockServer;
   let client: InstanceType<typeof Client>;
