@@ -228,6 +228,10 @@ describe("crons over HTTP", () => {
     expect(mock.runs()).toEqual([]);
   });
 
+  it("/info says crons are served", async () => {
+    expect((await request(app).get("/info").expect(200)).body.flags.crons).toBe(true);
+  });
+
   it("the clock moved over HTTP (/_mock/clock) fires crons too", async () => {
     const threadId = await newThread();
     await threadCron(threadId, { assistant_id: "agent", schedule: "30 9 * * *", input: digest });
