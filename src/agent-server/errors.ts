@@ -47,7 +47,19 @@ export const agentErrors = {
   },
   /** [real] */
   invalidThreadId: () => detailError(422, "Invalid thread ID"),
-  invalidCronId: () => detailError(422, "Invalid cron ID"),
+  /** [real] */
+  invalidCronId: () => detailError(422, "Invalid cron ID: must be a UUID"),
+  /** [real] a cron schedule croniter refuses (`Crons.put`). */
+  invalidCronSchedule: (schedule: string) =>
+    detailError(
+      422,
+      `Invalid cron schedule: '${schedule}'. Reason: Invalid cron schedule. Ensure the schedule uses the standard cron format (minute hour day_of_month month day_of_week). Example: '*/5 * * * *' for every 5 minutes.`,
+    ),
+  /** A cron `timezone` that is no IANA zone (the mock's text). */
+  invalidTimezone: (timezone: string) => detailError(422, `Invalid timezone: '${timezone}'. Use an IANA timezone such as 'America/New_York'.`),
+  /** [real] `POST /threads/{id}/runs/crons` on a thread that does not exist. */
+  cronThreadNotFound: (threadId: string) =>
+    detailError(404, `Thread with ID '${threadId}' not found. Please verify the ID is correct and the thread hasn't been deleted or expired.`),
   invalidCheckpointId: () => detailError(422, "Invalid checkpoint ID"),
   /** [real] thread or assistant of a run route does not exist. */
   threadOrAssistantNotFound: () => detailError(404, "Thread or assistant not found."),

@@ -4,6 +4,8 @@ import type { ServiceModule } from "../http/service-module.js";
 import { a2aRoutes } from "./a2a-routes.js";
 import { agentErrors } from "./errors.js";
 import { assistantsRoutes } from "./assistants-routes.js";
+import { CronScheduler } from "./crons.js";
+import { cronsRoutes } from "./crons-routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
 import { protocolRoutes } from "./protocol-routes.js";
 import { RunService } from "./runs.js";
@@ -26,6 +28,8 @@ export interface AgentServer {
   /** The loaded scenarios (admin routes list, add and remove them). */
   scenarios: ScenarioRegistry;
   runs: RunService;
+  /** Fires crons on the mock clock. */
+  crons: CronScheduler;
   /** When the default assistants were made (their `created_at`): the mock's start. */
   assistantsCreatedAt: number;
 }
@@ -45,10 +49,12 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
   registry.load(scenarios);
   registry.markStartup();
   ctx.onReset("scenarios", () => registry.reset());
+  const runs = new RunService(ctx, registry);
   return {
     loadScenarios: async (input) => registry.load(input),
     scenarios: registry,
-    runs: new RunService(ctx, registry),
+    runs,
+    crons: new CronScheduler(ctx, runs),
     assistantsCreatedAt: ctx.clock.now(),
   };
 }
@@ -81,6 +87,7 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
       ...runOperationsRoutes(ctx, agent.runs),
       ...storeRoutes(ctx),
       ...protocolRoutes(ctx, agent.runs),
+      ...cronsRoutes(ctx, agent.crons, agent.scenarios),
     ]),
   };
 }

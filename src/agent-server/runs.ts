@@ -187,7 +187,9 @@ export class RunService {
     const assistant = resolveAssistant(body.assistant_id, this.scenarios.graphs());
     if (scope.threadId === null) {
       if (body.command?.resume !== undefined) throw agentErrors.resumeWithoutThread();
-      return { assistant, thread: newThread(this.ctx, this.ctx.random.uuid4(), {}, true), isNewThread: true };
+      // Temporary (deleted after the run, never listed) unless the run keeps it: then it is an
+      // ordinary thread from the start, as on the real server (`on_completion: "keep"`, crons' "keep").
+      return { assistant, thread: newThread(this.ctx, this.ctx.random.uuid4(), {}, body.on_completion === "delete"), isNewThread: true };
     }
     const found = this.ctx.data.threads.get(scope.threadId);
     if (!found && body.if_not_exists !== "create") throw agentErrors.threadOrAssistantNotFound();

@@ -21,7 +21,7 @@ export const systemRoutes: RouteSpec[] = [
     handler: () => ({
       version: "0.5.23",
       langgraph_py_version: "0.6.7",
-      flags: { assistants: true, crons: false, langsmith: true, langsmith_tracing_replicas: true },
+      flags: { assistants: true, crons: true, langsmith: true, langsmith_tracing_replicas: true },
       metadata: { simulated_by: "agent-platform-mock" },
     }),
   }),

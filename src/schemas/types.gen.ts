@@ -76,6 +76,14 @@ export type A2AResponse1 =
  * POST /assistants/search: full Assistants, or the selected fields of each.
  */
 export type AssistantSearchResponse = (Assistant | AssistantSelection)[];
+/**
+ * POST /runs/crons/search: full Crons, or the selected fields of each.
+ */
+export type CronSearchResponse = (Cron | CronSelection)[];
+/**
+ * POST /runs/crons/count: the number of matching crons.
+ */
+export type CronCount = number;
 export type McpResponse = McpResponse1 & McpResponse2;
 export type McpResponse1 =
   | {
@@ -797,6 +805,250 @@ export interface AssistantSearchRequest {
     "assistant_id" | "graph_id" | "name" | "description" | "config" | "context" | "created_at" | "updated_at" | "metadata" | "version"
   )[];
   [k: string]: unknown | undefined;
+}
+/**
+ * A cron whose runs play on one thread.
+ */
+export interface ThreadCronCreate {
+  /**
+   * A standard five-field cron schedule (minute hour day-of-month month day-of-week), or @hourly, @daily, @weekly, @monthly, @yearly.
+   */
+  schedule: string;
+  /**
+   * IANA timezone the schedule is read in; none: UTC.
+   */
+  timezone?: string;
+  /**
+   * No run starts after this instant.
+   */
+  end_time?: string;
+  input?:
+    | {
+        [k: string]: unknown | undefined;
+      }[]
+    | {
+        [k: string]: unknown | undefined;
+      };
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  config?: {
+    tags?: string[];
+    recursion_limit?: number;
+    configurable?: {
+      [k: string]: unknown | undefined;
+    };
+    [k: string]: unknown | undefined;
+  };
+  context?: {
+    [k: string]: unknown | undefined;
+  };
+  webhook?: string;
+  interrupt_before?: "*" | string[];
+  interrupt_after?: "*" | string[];
+  /**
+   * An assistant UUID or a graph name (its default assistant).
+   */
+  assistant_id: string;
+  multitask_strategy?: MultitaskStrategy;
+  enabled?: boolean;
+  stream_mode?: StreamModeName[] | StreamModeName;
+  stream_subgraphs?: boolean;
+  stream_resumable?: boolean;
+  durability?: "sync" | "async" | "exit";
+  [k: string]: unknown | undefined;
+}
+/**
+ * A stateless cron: each run plays on a new thread.
+ */
+export interface CronCreate {
+  /**
+   * A standard five-field cron schedule (minute hour day-of-month month day-of-week), or @hourly, @daily, @weekly, @monthly, @yearly.
+   */
+  schedule: string;
+  /**
+   * IANA timezone the schedule is read in; none: UTC.
+   */
+  timezone?: string;
+  /**
+   * No run starts after this instant.
+   */
+  end_time?: string;
+  input?:
+    | {
+        [k: string]: unknown | undefined;
+      }[]
+    | {
+        [k: string]: unknown | undefined;
+      };
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  config?: {
+    tags?: string[];
+    recursion_limit?: number;
+    configurable?: {
+      [k: string]: unknown | undefined;
+    };
+    [k: string]: unknown | undefined;
+  };
+  context?: {
+    [k: string]: unknown | undefined;
+  };
+  webhook?: string;
+  interrupt_before?: "*" | string[];
+  interrupt_after?: "*" | string[];
+  /**
+   * An assistant UUID or a graph name (its default assistant).
+   */
+  assistant_id: string;
+  on_run_completed?: "delete" | "keep";
+  enabled?: boolean;
+  stream_mode?: StreamModeName[] | StreamModeName;
+  stream_subgraphs?: boolean;
+  stream_resumable?: boolean;
+  durability?: "sync" | "async" | "exit";
+  [k: string]: unknown | undefined;
+}
+/**
+ * Changes to a cron; every field is optional. metadata merges into the cron's.
+ */
+export interface CronPatch {
+  /**
+   * A standard five-field cron schedule (minute hour day-of-month month day-of-week), or @hourly, @daily, @weekly, @monthly, @yearly.
+   */
+  schedule?: string;
+  /**
+   * IANA timezone the schedule is read in; none: UTC.
+   */
+  timezone?: string;
+  /**
+   * No run starts after this instant.
+   */
+  end_time?: string;
+  input?:
+    | {
+        [k: string]: unknown | undefined;
+      }[]
+    | {
+        [k: string]: unknown | undefined;
+      };
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  config?: {
+    tags?: string[];
+    recursion_limit?: number;
+    configurable?: {
+      [k: string]: unknown | undefined;
+    };
+    [k: string]: unknown | undefined;
+  };
+  context?: {
+    [k: string]: unknown | undefined;
+  };
+  webhook?: string;
+  interrupt_before?: "*" | string[];
+  interrupt_after?: "*" | string[];
+  on_run_completed?: "delete" | "keep";
+  enabled?: boolean;
+  stream_mode?: StreamModeName[] | StreamModeName;
+  stream_subgraphs?: boolean;
+  stream_resumable?: boolean;
+  durability?: "sync" | "async" | "exit";
+  [k: string]: unknown | undefined;
+}
+export interface CronSearch {
+  assistant_id?: string;
+  thread_id?: string;
+  enabled?: boolean;
+  limit?: number;
+  offset?: number;
+  sort_by?: "cron_id" | "assistant_id" | "thread_id" | "next_run_date" | "end_time" | "created_at" | "updated_at";
+  sort_order?: "asc" | "desc";
+  select?: (
+    | "cron_id"
+    | "assistant_id"
+    | "thread_id"
+    | "on_run_completed"
+    | "end_time"
+    | "schedule"
+    | "timezone"
+    | "created_at"
+    | "updated_at"
+    | "user_id"
+    | "payload"
+    | "next_run_date"
+    | "metadata"
+    | "enabled"
+  )[];
+  [k: string]: unknown | undefined;
+}
+export interface CronCountRequest {
+  assistant_id?: string;
+  thread_id?: string;
+  [k: string]: unknown | undefined;
+}
+export interface Cron {
+  cron_id: string;
+  assistant_id: string | null;
+  /**
+   * null for a stateless cron (a new thread per run).
+   */
+  thread_id: string | null;
+  /**
+   * Stateless crons only (null on a thread cron).
+   */
+  on_run_completed: "delete" | "keep" | null;
+  end_time: string | null;
+  schedule: string;
+  timezone: string | null;
+  created_at: string;
+  updated_at: string;
+  user_id: string | null;
+  /**
+   * The run each firing creates: the create body as sent, assistant_id resolved to a UUID, config.configurable.cron_id added.
+   */
+  payload: {
+    [k: string]: unknown | undefined;
+  };
+  next_run_date: string | null;
+  metadata: {
+    [k: string]: unknown | undefined;
+  };
+  enabled: boolean;
+}
+/**
+ * A Cron cut down to the fields a search's `select` names.
+ */
+export interface CronSelection {
+  cron_id?: string;
+  assistant_id?: string | null;
+  /**
+   * null for a stateless cron (a new thread per run).
+   */
+  thread_id?: string | null;
+  /**
+   * Stateless crons only (null on a thread cron).
+   */
+  on_run_completed?: "delete" | "keep" | null;
+  end_time?: string | null;
+  schedule?: string;
+  timezone?: string | null;
+  created_at?: string;
+  updated_at?: string;
+  user_id?: string | null;
+  /**
+   * The run each firing creates: the create body as sent, assistant_id resolved to a UUID, config.configurable.cron_id added.
+   */
+  payload?: {
+    [k: string]: unknown | undefined;
+  };
+  next_run_date?: string | null;
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  enabled?: boolean;
 }
 /**
  * A JSON-RPC 2.0 request, notification or response. Checked by the handler, which answers JSON-RPC errors for a bad one.

@@ -4,6 +4,7 @@ import type { ThreadRecord } from "../agent-server/threads.js";
 import type { RunRecord } from "../agent-server/runs.js";
 import type { CheckpointRecord } from "../agent-server/checkpoints.js";
 import type { StoreItemRecord } from "../agent-server/store-items.js";
+import type { CronRecord } from "../agent-server/crons.js";
 import type { FeedbackToken } from "../tracing/feedback-tokens.js";
 import type { FeedbackRecord } from "../tracing/feedback-records.js";
 import type { FeedbackConfigRecord } from "../tracing/feedback-config-routes.js";
@@ -31,6 +32,7 @@ export class Repositories {
   /** A thread's checkpoints, oldest first, by thread id. */
   readonly checkpoints: Collection<readonly CheckpointRecord[]>;
   readonly storeItems: Collection<StoreItemRecord>;
+  readonly crons: Collection<CronRecord>;
   // Tracing
   readonly feedbackTokens: Collection<FeedbackToken>;
   readonly feedback: Collection<FeedbackRecord>;
@@ -61,6 +63,7 @@ export class Repositories {
     this.runs = store.collection("runs");
     this.checkpoints = store.collection("thread_checkpoints");
     this.storeItems = store.collection("store_items");
+    this.crons = store.collection("crons");
     this.feedbackTokens = store.collection("feedback_tokens");
     this.feedback = store.collection("feedback", "feedback");
     this.feedbackConfigs = store.collection("feedback_configs");

@@ -29,6 +29,7 @@ const TRIGGERS: Record<string, { text: string; metadata?: Record<string, unknown
   "tool-error": { text: "What is the stock price of ACME?" },
   "refused-run": { text: "hi", metadata: { simulate: "refusal" } },
   "dropped-connection": { text: "please hang up" },
+  "nightly-digest": { text: "Compile the nightly digest" },
   echo: { text: "hello there" },
 };
 
