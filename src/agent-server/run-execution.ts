@@ -2,6 +2,7 @@ import { MAX_INSTANT, type MockClock } from "../core/clock.js";
 import { isPlainObject } from "../core/json.js";
 import type { StreamFault } from "../http/faults.js";
 import type { Ending, ScenarioEvent } from "./scenario-types.js";
+import type { ScenarioStoreWrite } from "../schemas/types.gen.js";
 
 /** One published event of a run; `id` is its position in the run's stream (0 = metadata). */
 export interface Frame {
@@ -45,6 +46,8 @@ export interface RunScript {
   subgraphs: boolean;
   /** The turn's `faults`, as the fault the run's own stream gets (a fault rule that hit the request wins). */
   fault?: StreamFault | undefined;
+  /** The turn's writes to the long-term store (made by the run service when the run succeeds). */
+  store?: readonly ScenarioStoreWrite[];
   /** Created with `stream_resumable: true`: its events carry ids and a join can replay them. */
   resumable: boolean;
   /** Mock milliseconds to wait before starting (`after_seconds`). */

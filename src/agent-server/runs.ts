@@ -14,7 +14,8 @@ import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-typ
 import type { StreamFault } from "../http/faults.js";
 import { renderTemplates, TemplateError } from "./templates.js";
 import { newThread, type ThreadRecord } from "./threads.js";
-import type { MultitaskStrategy, RunCreate, RunStatus } from "../schemas/types.gen.js";
+import type { MultitaskStrategy, RunCreate, RunStatus, ScenarioStoreWrite } from "../schemas/types.gen.js";
+import { ItemStore } from "./store-items.js";
 
 export type { MultitaskStrategy, RunStatus };
 
@@ -85,6 +86,8 @@ interface RunScript {
   ending: Exclude<Ending, { http: unknown }>;
   /** The turn's `faults`, for the stream of its run. */
   fault: StreamFault | undefined;
+  /** The turn's writes to the long-term store, made when the run succeeds. */
+  store: ScenarioStoreWrite[];
 }
 
 /** The `Run` wire form (schema agent-server/run.json#/$defs/Run). */
@@ -136,11 +139,14 @@ export class RunService {
   private readonly unfinished = new Map<string, Set<Execution>>();
   /** Bumped on reset: executions of an earlier generation no longer write to the store. */
   private generation = 0;
+  /** The long-term store (`/store/*`) scenario turns write to. */
+  private readonly items: ItemStore;
 
   constructor(
     private readonly ctx: MockContext,
     private readonly scenarios: ScenarioRegistry,
   ) {
+    this.items = new ItemStore(ctx);
     ctx.onReset("store", () => {
       this.generation++;
       for (const x of this.executions.values()) x.cancel("interrupt");
@@ -241,9 +247,11 @@ export class RunService {
     };
     let events: ScenarioEvent[];
     let ending: Ending;
+    let store: ScenarioStoreWrite[];
     try {
       events = renderTemplates(turn.events ?? [], values) as ScenarioEvent[];
       ending = renderTemplates(turn.end ?? "success", values) as Ending;
+      store = renderTemplates(turn.store ?? [], values) as ScenarioStoreWrite[];
     } catch (err) {
       if (err instanceof TemplateError) throw agentErrors.templateFailed(scenario.name, err.message);
       throw err;
@@ -251,7 +259,7 @@ export class RunService {
     // A line break in an event name would end the SSE field and let the rest pass for other fields.
     const broken = events.findIndex((e) => /[\r\n]/.test(e.event));
     if (broken >= 0) throw agentErrors.templateFailed(scenario.name, `event name at /${broken}/event is ${JSON.stringify(events[broken]!.event)} in this run; an SSE event name is one line`);
-    return { scenario, turnIndex, events, ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults) };
+    return { scenario, turnIndex, events, ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults), store };
   }
 
   /** Stores the pending run and marks its thread busy on the run's graph and scenario turn. */
@@ -319,6 +327,7 @@ export class RunService {
         subgraphs: body.stream_subgraphs,
         resumable: body.stream_resumable,
         fault: script.fault,
+        store: script.store,
         afterMs: (body.after_seconds ?? 0) * 1000,
         waitFor: ahead.map((x) => x.done),
         priorValues: forkedFrom(ctx, thread, body)?.values ?? thread.values,
@@ -400,6 +409,9 @@ export class RunService {
     const error = outcome.kind === "error" ? outcome.error : outcome.kind === "disconnect" ? { error: "ConnectionError", message: "The scenario dropped the connection (end: disconnect)" } : null;
     if (rollback) ctx.data.runs.delete(runId);
     else this.updateRun(runId, { status, error, feedback_urls: outcome.kind === "success" ? outcome.feedback : {} });
+    // What the graph wrote to the long-term store, as a node would during the run: only a run that
+    // got to its end (an interrupt is an end) made its writes.
+    if (outcome.kind === "success") applyStoreWrites(this.items, execution.script.store ?? []);
     const threads = ctx.data.threads;
     const thread = threads.get(run.thread_id);
     if (!thread) return;
@@ -472,6 +484,14 @@ function requestedCheckpoint(body: { checkpoint_id?: unknown; checkpoint?: unkno
   if (typeof body.checkpoint_id === "string") return body.checkpoint_id;
   const id = isPlainObject(body.checkpoint) ? getOwn(body.checkpoint, "checkpoint_id") : undefined;
   return typeof id === "string" ? id : undefined;
+}
+
+/** A turn's store writes, in order. */
+function applyStoreWrites(items: ItemStore, writes: readonly ScenarioStoreWrite[]): void {
+  for (const write of writes) {
+    if ("put" in write) items.put(write.put.namespace, write.put.key, write.put.value, write.put.ttl ?? null, null);
+    else items.delete(write.delete.namespace, write.delete.key);
+  }
 }
 
 /** The checkpoint a run asked to start from, when the thread has it. */

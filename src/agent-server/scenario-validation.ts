@@ -38,8 +38,8 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
         if (names.has(name)) at(["name"], `duplicate scenario name "${name}" (also at ${names.get(name)})`);
         names.set(name, `${doc.file}#${toPointer([...path, "name"])}`);
       }
-      if (value.turns !== undefined && (value.events !== undefined || value.end !== undefined || value.faults !== undefined)) {
-        at(["turns"], "give either turns or the single-turn shorthand (events, end, faults), not both");
+      if (value.turns !== undefined && (value.events !== undefined || value.end !== undefined || value.faults !== undefined || value.store !== undefined)) {
+        at(["turns"], "give either turns or the single-turn shorthand (events, end, faults, store), not both");
       }
       const match = (isPlainObject(value.match) ? value.match : {}) as ScenarioMatch;
       for (const key of ["input", "metadata"] as const) {
@@ -47,7 +47,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
       }
       // Templates are looked for wherever events and endings are, whatever else is wrong with them.
       const turnList = Array.isArray(value.turns) ? value.turns.map((turn, t) => ({ turn: turn as unknown, base: ["turns", t] as (string | number)[] })) : [];
-      if (value.turns === undefined) turnList.push({ turn: { events: value.events, end: value.end, faults: value.faults }, base: [] });
+      if (value.turns === undefined) turnList.push({ turn: { events: value.events, end: value.end, faults: value.faults, store: value.store }, base: [] });
       for (const { turn, base } of turnList) {
         if (!isPlainObject(turn)) continue;
         if (Array.isArray(turn.events)) {
@@ -56,9 +56,17 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
           });
         }
         for (const p of templateProblems(turn.end, [...path, ...base, "end"])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
+        for (const p of templateProblems(turn.store, [...path, ...base, "store"])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
       }
       if (errors.length || typeof name !== "string") continue;
-      const turns: Turn[] = (value.turns as Turn[] | undefined) ?? [{ events: value.events as Turn["events"], end: value.end as Ending | undefined, ...(value.faults === undefined ? {} : { faults: value.faults as Turn["faults"] }) }];
+      const turns: Turn[] = (value.turns as Turn[] | undefined) ?? [
+        {
+          events: value.events as Turn["events"],
+          end: value.end as Ending | undefined,
+          ...(value.faults === undefined ? {} : { faults: value.faults as Turn["faults"] }),
+          ...(value.store === undefined ? {} : { store: value.store as Turn["store"] }),
+        },
+      ];
       const graph = (value.graph_id as string | undefined) ?? (match.assistant_id && !isUuid(match.assistant_id) ? match.assistant_id : undefined);
       scenarios.push({
         name,

@@ -133,6 +133,35 @@ export type ThreadRunList = Run[];
  * What a scenario file holds: one scenario or a list of them.
  */
 export type ScenarioFile = Scenario | Scenario[];
+/**
+ * One write to the store: put an item (replacing the one with that namespace and key) or delete one.
+ */
+export type ScenarioStoreWrite =
+  | {
+      put: {
+        /**
+         * @minItems 1
+         */
+        namespace: string[];
+        key: string;
+        value: {
+          [k: string]: unknown | undefined;
+        };
+        /**
+         * Minutes to live, as in PUT /store/items (null or absent: forever).
+         */
+        ttl?: number | null;
+      };
+    }
+  | {
+      delete: {
+        /**
+         * @minItems 1
+         */
+        namespace: string[];
+        key: string;
+      };
+    };
 export type TurnStreamFault =
   | {
       cut: TurnAfterEvents;
@@ -1319,6 +1348,10 @@ export interface Scenario {
    * Shorthand for a single turn's faults.
    */
   faults?: TurnStreamFault;
+  /**
+   * Shorthand for a single turn's store writes.
+   */
+  store?: ScenarioStoreWrite[];
 }
 export interface ScenarioMatch {
   /**
@@ -1342,6 +1375,10 @@ export interface Turn {
   events?: ScenarioEvent[];
   end?: Ending;
   faults?: TurnStreamFault;
+  /**
+   * Writes the graph makes to the agent server's long-term store (/store/*) in this turn, in order: applied when the run ends in success or an interrupt, before its stream closes. Templates are filled as in events.
+   */
+  store?: ScenarioStoreWrite[];
 }
 export interface TurnAfterEvents {
   /**

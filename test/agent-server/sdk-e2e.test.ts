@@ -30,6 +30,7 @@ const TRIGGERS: Record<string, { text: string; metadata?: Record<string, unknown
   "refused-run": { text: "hi", metadata: { simulate: "refusal" } },
   "dropped-connection": { text: "please hang up" },
   "nightly-digest": { text: "Compile the nightly digest" },
+  "remember-preference": { text: "Remember that I prefer window seats" },
   echo: { text: "hello there" },
 };
 
