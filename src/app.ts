@@ -52,9 +52,12 @@ export function createApp(options: MockOptions = {}): Express {
   const controlPlane = controlPlaneModule(ctx, fixtures, mcpServers);
   registrar.mount(app, controlPlane);
   registrar.mount(app, fixtureServersModule(mcpServers));
-  // The seed phase: tenants → integrations → providers → fixture servers → deployments.
+  const agentModule = agentServerModule(ctx, agent, fixtures);
+  registrar.mount(app, agentModule);
+  // The seed phase, in order: tenants → integrations → providers → fixture servers → deployments
+  // (the control plane's steps), then graphs → assistants (the agent server's).
   controlPlane.seed?.();
-  registrar.mount(app, agentServerModule(ctx, agent));
+  agentModule.seed?.();
   fixtures.finish();
   for (const rule of readFaultRules(options.faults ?? [])) ctx.faults.add(rule);
   app.use(notFound(ctx.routes));

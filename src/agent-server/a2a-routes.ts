@@ -4,12 +4,10 @@ import { formatTimestamp } from "../core/clock.js";
 import { isPlainObject } from "../core/json.js";
 import { object, reply, route, UUID, type RequestScope, type RouteSpec } from "../http/route.js";
 import { A2A_CODES, A2aError, artifact, finishedStatus, finishedTask, history, messageInput, readMessage, readTaskParams, resultParts, resumeValue, runState } from "./a2a.js";
-import { resolveAssistant } from "./assistants.js";
 import { accepts, RPC, rpcError, rpcId, rpcResult, type RpcId } from "./json-rpc.js";
 import { errors, headers } from "./route-schemas.js";
 import { type RunCreateBody, type RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
-import type { ScenarioRegistry } from "./scenario-registry.js";
 import { HEARTBEAT, SSE_HEADERS } from "./sse.js";
 
 const A2A = "agent-server/a2a.json#/$defs/";
@@ -20,7 +18,7 @@ const METHODS = new Set(["message/send", "message/stream", "tasks/get", "tasks/c
  * that describes it. Messages start runs through the RunService, so scenarios, /_mock/runs and
  * feedback work as for any run.
  */
-export function a2aRoutes(ctx: MockContext, runs: RunService, scenarios: ScenarioRegistry): RouteSpec[] {
+export function a2aRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
   return [
     route<{ query: { assistant_id: string } }>({
       name: "a2a.agent_card",
@@ -29,7 +27,7 @@ export function a2aRoutes(ctx: MockContext, runs: RunService, scenarios: Scenari
       query: `${A2A}A2AAgentCardQuery`,
       responses: { 200: `${A2A}A2AAgentCard`, ...errors(404, 422) },
       handler: ({ query, scope }) => {
-        const assistant = resolveAssistant(query.assistant_id, scenarios.graphs());
+        const assistant = runs.assistants.resolve(query.assistant_id);
         return agentCard(assistant.graph_id, `${scope.baseUrl}${mountPrefix(scope)}/a2a/${assistant.assistant_id}`);
       },
     }),
@@ -45,7 +43,7 @@ export function a2aRoutes(ctx: MockContext, runs: RunService, scenarios: Scenari
         const id = rpcId(body);
         const envelope = checkEnvelope(body, headers.accept);
         if (envelope) return reply(400, rpcError(id, envelope.code, envelope.message));
-        const assistant = resolveAssistant(params.assistant_id, scenarios.graphs());
+        const assistant = runs.assistants.resolve(params.assistant_id);
         try {
           switch (body.method) {
             case "message/send":

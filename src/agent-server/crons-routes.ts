@@ -2,12 +2,11 @@ import type { MockContext } from "../context.js";
 import { isPlainObject, setOwn } from "../core/json.js";
 import { object, reply, route, UUID, type RequestScope, type RouteSpec } from "../http/route.js";
 import type { CronCountRequest, CronCreate, CronPatch, CronSearch, ThreadCronCreate } from "../schemas/types.gen.js";
-import { resolveAssistant } from "./assistants.js";
+import type { Assistants } from "./assistants.js";
 import { checkSchedule, cronResponse, nextRunDate, parseEndTime, type CronRecord, type CronScheduler } from "./crons.js";
 import { agentErrors } from "./errors.js";
 import { paginate } from "./pagination.js";
 import { errors, THREAD_PATH } from "./route-schemas.js";
-import type { ScenarioRegistry } from "./scenario-registry.js";
 import { selectFields } from "./search-filters.js";
 
 const CRON = "agent-server/cron.json#/$defs/";
@@ -20,7 +19,7 @@ type SearchBody = CronSearch & Required<Pick<CronSearch, "limit" | "offset" | "s
  * thread per run), `POST /runs/crons/search`, `POST /runs/crons/count`, `PATCH` and `DELETE
  * /runs/crons/{cron_id}`. The scheduler (crons.ts) fires them on the mock clock.
  */
-export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, scenarios: ScenarioRegistry): RouteSpec[] {
+export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, assistants: Assistants): RouteSpec[] {
   const crons = ctx.data.crons;
 
   /** A new cron from a validated create body; `threadId` null for a stateless one. */
@@ -28,7 +27,7 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, scenario
     const timezone = body.timezone ?? null;
     const now = ctx.clock.now();
     checkSchedule(body.schedule, timezone, now);
-    const assistant = resolveAssistant(body.assistant_id, scenarios.graphs());
+    const assistant = assistants.resolve(body.assistant_id);
     // [real] the thread is checked after the schedule and the assistant.
     if (threadId !== null && !ctx.data.threads.has(threadId)) throw agentErrors.cronThreadNotFound(threadId);
     const cronId = ctx.random.uuid7(now);

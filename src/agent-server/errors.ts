@@ -70,6 +70,16 @@ export const agentErrors = {
   invalidAssistantId: () => detailError(422, "Invalid assistant ID: must be a UUID"),
   /** [real: Starlette's phrase for an HTTPException without detail] */
   notFound: () => detailError(404, "Not Found"),
+  /** [real] `assert_graph_exists` (vendored `langgraph_api/graph.py`). */
+  graphNotFound: (graphId: string, graphs: readonly string[]) =>
+    detailError(404, `Graph '${graphId}' not found. Expected one of: [${[...graphs].sort().map((g) => `'${g}'`).join(", ")}]`),
+  /** [real] `POST /assistants/{id}/versions` of an assistant with no version (vendored `api/assistants.py`). */
+  assistantVersionsNotFound: (assistantId: string) => detailError(404, `Assistant ${assistantId} not found`),
+  /** [real] `GET /assistants/{id}/graph?xray=` that is neither a boolean nor a positive integer. */
+  invalidXray: () => detailError(422, "Invalid xray value"),
+  /** [real] an assistant create or patch with both `config.configurable` and `context` (vendored `ops.py`). */
+  configurableAndContext: () =>
+    detailError(400, "Cannot specify both configurable and context. Prefer setting context alone. Context was introduced in LangGraph 0.6.0 and is the long term planned replacement for configurable."),
   /** [real] */
   threadExists: () => detailError(409, "Thread already exists"),
   /** [real: an HTTPException(409) without detail, e.g. copying a thread that does not exist] */

@@ -4,6 +4,9 @@ import type { ServiceModule } from "../http/service-module.js";
 import { a2aRoutes } from "./a2a-routes.js";
 import { agentErrors } from "./errors.js";
 import { assistantsRoutes } from "./assistants-routes.js";
+import { Assistants } from "./assistants.js";
+import { GraphCatalog } from "./graphs.js";
+import type { FixtureSet } from "../store/fixtures.js";
 import { CronScheduler } from "./crons.js";
 import { cronsRoutes } from "./crons-routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
@@ -30,8 +33,10 @@ export interface AgentServer {
   runs: RunService;
   /** Fires crons on the mock clock. */
   crons: CronScheduler;
-  /** When the default assistants were made (their `created_at`): the mock's start. */
-  assistantsCreatedAt: number;
+  /** The assistants (each graph's default one and those made with `POST /assistants`). */
+  assistants: Assistants;
+  /** The graphs' shapes, from the `graphs` fixtures (assistant graph, schemas and subgraphs routes). */
+  graphs: GraphCatalog;
 }
 
 /**
@@ -49,13 +54,17 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
   registry.load(scenarios);
   registry.markStartup();
   ctx.onReset("scenarios", () => registry.reset());
-  const runs = new RunService(ctx, registry);
+  const graphs = new GraphCatalog();
+  // A graph is known when a scenario plays it or a `graphs` fixture describes it.
+  const assistants = new Assistants(ctx, () => [...registry.graphs(), ...graphs.ids()]);
+  const runs = new RunService(ctx, registry, assistants);
   return {
     loadScenarios: async (input) => registry.load(input),
     scenarios: registry,
     runs,
     crons: new CronScheduler(ctx, runs),
-    assistantsCreatedAt: ctx.clock.now(),
+    assistants,
+    graphs,
   };
 }
 
@@ -65,7 +74,7 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
  * routes; the run records which deployment). API key on every route but `/ok` and `/info`; browsers
  * may call every route (the SDKs run in front ends).
  */
-export function agentServerModule(ctx: MockContext, agent: AgentServer): ServiceModule {
+export function agentServerModule(ctx: MockContext, agent: AgentServer, fixtures?: FixtureSet): ServiceModule {
   return {
     name: "agent-server",
     prefixes: ["", "/agents/{deployment_id}"],
@@ -80,14 +89,20 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer): Service
       ...threadsRoutes(ctx, agent.runs),
       ...threadOperationsRoutes(ctx, agent.runs),
       ...threadStateRoutes(ctx),
-      ...assistantsRoutes(agent.scenarios, agent.assistantsCreatedAt),
+      ...assistantsRoutes(agent.assistants, agent.graphs),
       ...runsRoutes(ctx, agent.runs),
-      ...a2aRoutes(ctx, agent.runs, agent.scenarios),
+      ...a2aRoutes(ctx, agent.runs),
       ...mcpRoutes(ctx, agent.runs, agent.scenarios),
       ...runOperationsRoutes(ctx, agent.runs),
       ...storeRoutes(ctx),
       ...protocolRoutes(ctx, agent.runs),
-      ...cronsRoutes(ctx, agent.crons, agent.scenarios),
+      ...cronsRoutes(ctx, agent.crons, agent.assistants),
     ]),
+    // The last step of the seed phase: the graphs the fixtures describe, then a default assistant
+    // for every known graph (so they are part of the state reset() returns to).
+    seed() {
+      if (fixtures) agent.graphs.seed(fixtures);
+      agent.assistants.sync();
+    },
   };
 }

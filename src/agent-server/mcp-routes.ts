@@ -2,7 +2,7 @@ import type { MockContext } from "../context.js";
 import { isPlainObject } from "../core/json.js";
 import { reply, route, type RouteSpec } from "../http/route.js";
 import { accepts, RPC, rpcError, rpcId, rpcResult, type RpcId } from "./json-rpc.js";
-import { defaultAssistant } from "./assistants.js";
+import { defaultAssistantId } from "./assistants.js";
 import { errors, headers } from "./route-schemas.js";
 import { finalValues, type RunCreateBody, type RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
@@ -84,7 +84,7 @@ function initialize(params: unknown) {
 
 /** The tool of a default assistant: named for its graph, as the assistant is. */
 function tool(graph: string) {
-  return { name: graph, description: `${graph} assistant (${defaultAssistant(graph).assistant_id})`, inputSchema: TOOL_INPUT_SCHEMA };
+  return { name: graph, description: `${graph} assistant (${defaultAssistantId(graph)})`, inputSchema: TOOL_INPUT_SCHEMA };
 }
 
 /** tools/call: a stateless run of the named assistant with the arguments as input; its final values as the result. */
@@ -93,7 +93,7 @@ async function callTool(runs: RunService, scenarios: ScenarioRegistry, id: RpcId
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return rpcError(id, RPC.invalidParams, "Invalid params: arguments must be an object");
   if (!scenarios.graphs().includes(params.name)) return rpcError(id, RPC.invalidParams, `Unknown tool: ${params.name}`);
   const body: RunCreateBody = {
-    assistant_id: defaultAssistant(params.name).assistant_id,
+    assistant_id: defaultAssistantId(params.name),
     input: params.arguments ?? {},
     stream_mode: ["values"],
     stream_subgraphs: false,

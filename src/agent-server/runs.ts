@@ -4,7 +4,7 @@ import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, isPlainObject, setOwn } from "../core/json.js";
 import { isUuid, uuid5 } from "../core/random.js";
 import { issueFeedbackToken } from "../tracing/feedback-tokens.js";
-import { resolveAssistant, type AssistantRef } from "./assistants.js";
+import { Assistants, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
 import { findCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
@@ -142,10 +142,15 @@ export class RunService {
   /** The long-term store (`/store/*`) scenario turns write to. */
   private readonly items: ItemStore;
 
+  /** The assistants runs name (a graph's default one, or one made with `POST /assistants`). */
+  readonly assistants: Assistants;
+
   constructor(
     private readonly ctx: MockContext,
     private readonly scenarios: ScenarioRegistry,
+    assistants?: Assistants,
   ) {
+    this.assistants = assistants ?? new Assistants(ctx, () => scenarios.graphs());
     this.items = new ItemStore(ctx);
     ctx.onReset("store", () => {
       this.generation++;
@@ -190,7 +195,7 @@ export class RunService {
 
   /** The run's assistant (a graph name or UUID) and thread (the path's, created if asked, or a temporary one). */
   private resolveTarget(body: RunCreateBody, scope: RunScope): RunTarget {
-    const assistant = resolveAssistant(body.assistant_id, this.scenarios.graphs());
+    const assistant = this.assistants.resolve(body.assistant_id);
     if (scope.threadId === null) {
       if (body.command?.resume !== undefined) throw agentErrors.resumeWithoutThread();
       // Temporary (deleted after the run, never listed) unless the run keeps it: then it is an
@@ -274,7 +279,7 @@ export class RunService {
       updated_at: now,
       status: "pending",
       metadata: isPlainObject(body.metadata) ? body.metadata : {},
-      kwargs: runKwargs(body, scope.threadId === null, scope.headers, { run_id: runId, thread_id: thread.thread_id, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }),
+      kwargs: runKwargs(body, scope.threadId === null, scope.headers, { run_id: runId, thread_id: thread.thread_id, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }, assistant),
       multitask_strategy: body.multitask_strategy,
       request: scope.sentBody,
       route: scope.route,
@@ -514,11 +519,23 @@ const PRIVATE_HEADERS = new Set(["x-api-key", "x-tenant-id", "x-service-key"]);
  * The run's `config` as the real server fills it (vendored `models/run.py` `create_valid_run`): the
  * request's config, with `configurable` gaining the `user-agent` and `x-*` request headers, the
  * checkpoint asked for, the run's identity, `langgraph_request_id` (the `x-request-id` sent, else one
- * fixed by the run id) and `__after_seconds__` for a delayed run.
+ * fixed by the run id) and `__after_seconds__` for a delayed run. The assistant's own config comes
+ * first, the request's over it, `configurable` merged key by key (the real `Runs.put`:
+ * `assistant.config || … || config`, `configurable` likewise).
  */
-export function runConfig(body: RunCreateBody, headers: Record<string, unknown>, identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string }, requestId: string): Record<string, unknown> {
-  const config: Record<string, unknown> = isPlainObject(body.config) ? { ...body.config } : {};
-  const configurable: Record<string, unknown> = isPlainObject(config.configurable) ? { ...config.configurable } : {};
+export function runConfig(
+  body: RunCreateBody,
+  headers: Record<string, unknown>,
+  identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string },
+  requestId: string,
+  assistantConfig: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const given: Record<string, unknown> = isPlainObject(body.config) ? body.config : {};
+  const config: Record<string, unknown> = { ...assistantConfig, ...given };
+  const configurable: Record<string, unknown> = {
+    ...(isPlainObject(assistantConfig.configurable) ? assistantConfig.configurable : {}),
+    ...(isPlainObject(given.configurable) ? given.configurable : {}),
+  };
   for (const [name, value] of Object.entries(headers)) {
     if (typeof value !== "string" || PRIVATE_HEADERS.has(name)) continue;
     if (name === "user-agent" || name.startsWith("x-")) setOwn(configurable, name, value);
@@ -533,14 +550,20 @@ export function runConfig(body: RunCreateBody, headers: Record<string, unknown>,
   return config;
 }
 
-/** The run's `kwargs` as the real server lists them; `context` mirrors `configurable` as there. */
-function runKwargs(body: RunCreateBody, stateless: boolean, headers: Record<string, unknown>, identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string }): Record<string, unknown> {
-  const config = runConfig(body, headers, identity, uuid5(identity.run_id, REQUEST_ID_NAMESPACE));
+/** The run's `kwargs` as the real server lists them; `context` (the assistant's, then the request's) mirrors `configurable` as there. */
+function runKwargs(
+  body: RunCreateBody,
+  stateless: boolean,
+  headers: Record<string, unknown>,
+  identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string },
+  assistant: Pick<AssistantRef, "config" | "context">,
+): Record<string, unknown> {
+  const config = runConfig(body, headers, identity, uuid5(identity.run_id, REQUEST_ID_NAMESPACE), assistant.config);
   return {
     input: body.input ?? null,
     command: body.command ?? null,
     config,
-    context: { ...(isPlainObject(body.context) ? body.context : {}), ...(config.configurable as Record<string, unknown>) },
+    context: { ...assistant.context, ...(isPlainObject(body.context) ? body.context : {}), ...(config.configurable as Record<string, unknown>) },
     stream_mode: body.stream_mode,
     interrupt_before: body.interrupt_before ?? null,
     interrupt_after: body.interrupt_after ?? null,

@@ -76,6 +76,8 @@ export type A2AResponse1 =
  * POST /assistants/search: full Assistants, or the selected fields of each.
  */
 export type AssistantSearchResponse = (Assistant | AssistantSelection)[];
+export type AssistantCount = number;
+export type AssistantVersionList = AssistantVersion[];
 /**
  * POST /runs/crons/search: full Crons, or the selected fields of each.
  */
@@ -819,6 +821,135 @@ export interface AssistantSelection {
   version?: number;
   name?: string;
   description?: string | null;
+}
+export interface AssistantCreate {
+  assistant_id?: string;
+  graph_id: string;
+  config?: {
+    [k: string]: unknown | undefined;
+  };
+  context?: {
+    [k: string]: unknown | undefined;
+  };
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  if_exists?: "raise" | "do_nothing";
+  name?: string;
+  description?: string | null;
+  [k: string]: unknown | undefined;
+}
+export interface AssistantPatch {
+  graph_id?: string;
+  config?: {
+    [k: string]: unknown | undefined;
+  };
+  context?: {
+    [k: string]: unknown | undefined;
+  };
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  name?: string;
+  description?: string;
+  [k: string]: unknown | undefined;
+}
+export interface AssistantCountRequest {
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  graph_id?: string;
+  name?: string;
+  [k: string]: unknown | undefined;
+}
+export interface AssistantVersionsRequest {
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  limit?: number;
+  offset?: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The body the real server reads (its document lists `version` as a query parameter; docs/decisions/agent-server.md).
+ */
+export interface AssistantLatestRequest {
+  version: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A row of the real server's assistant_versions: an Assistant as it was at that version. The table has no updated_at (its migrations 27, 33, 40, 48), though the document lists Assistant.
+ */
+export interface AssistantVersion {
+  assistant_id: string;
+  graph_id: string;
+  config: {
+    [k: string]: unknown | undefined;
+  };
+  context: {
+    [k: string]: unknown | undefined;
+  };
+  created_at: string;
+  metadata: {
+    [k: string]: unknown | undefined;
+  };
+  version: number;
+  name: string;
+  description: string | null;
+}
+/**
+ * GET /assistants/{id}/graph: LangGraph's Graph.to_json() (node data ids removed, as the real server does).
+ */
+export interface DrawableGraph {
+  nodes: {
+    [k: string]: unknown | undefined;
+  }[];
+  edges: {
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]:
+    | {
+        [k: string]: unknown | undefined;
+      }[]
+    | undefined;
+}
+export interface GraphSchema {
+  graph_id: string;
+  input_schema?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  output_schema?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  state_schema: {
+    [k: string]: unknown | undefined;
+  } | null;
+  config_schema?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  context_schema?: {
+    [k: string]: unknown | undefined;
+  } | null;
+}
+export interface GraphSchemaNoId {
+  input_schema?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  output_schema?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  state_schema?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  config_schema?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  context_schema?: {
+    [k: string]: unknown | undefined;
+  } | null;
+}
+export interface Subgraphs {
+  [k: string]: GraphSchemaNoId | undefined;
 }
 export interface AssistantSearchRequest {
   metadata?: {
@@ -3273,6 +3404,12 @@ export interface FixtureFile {
     [k: string]: unknown | undefined;
   }[];
   /**
+   * Graphs the agent server describes (fixtures/graph.json): nodes, edges, schemas and subgraphs, for GET /assistants/{id}/graph, /schemas and /subgraphs. See docs/fixtures.md.
+   */
+  graphs?: {
+    [k: string]: unknown | undefined;
+  }[];
+  /**
    * MCP servers the mock serves itself, so that MCP discovery works offline. See docs/fixtures.md.
    */
   mcp_servers?: {
@@ -3302,6 +3439,80 @@ export interface FixtureFile {
       count: number;
     };
   };
+}
+export interface GraphFixture {
+  /**
+   * The graph's name, as scenarios and runs name it.
+   */
+  graph_id: string;
+  /**
+   * The drawable graph's nodes, `__start__` and `__end__` included (default: __start__ → agent → __end__).
+   */
+  nodes?: GraphFixtureNode[];
+  edges?: GraphFixtureEdge[];
+  input_schema?: {
+    [k: string]: unknown | undefined;
+  };
+  output_schema?: {
+    [k: string]: unknown | undefined;
+  };
+  state_schema?: {
+    [k: string]: unknown | undefined;
+  };
+  config_schema?: {
+    [k: string]: unknown | undefined;
+  };
+  context_schema?: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * Subgraphs by namespace (the node that runs them): the same description, nested as deep as the graph is.
+   */
+  subgraphs?: {
+    [k: string]: GraphFixtureSubgraph | undefined;
+  };
+}
+export interface GraphFixtureSubgraph {
+  nodes?: GraphFixtureNode[];
+  edges?: GraphFixtureEdge[];
+  input_schema?: {
+    [k: string]: unknown | undefined;
+  };
+  output_schema?: {
+    [k: string]: unknown | undefined;
+  };
+  state_schema?: {
+    [k: string]: unknown | undefined;
+  };
+  config_schema?: {
+    [k: string]: unknown | undefined;
+  };
+  context_schema?: {
+    [k: string]: unknown | undefined;
+  };
+  subgraphs?: {
+    [k: string]: GraphFixtureSubgraph | undefined;
+  };
+}
+export interface GraphFixtureNode {
+  id: string;
+  /**
+   * `schema` for __start__/__end__, `runnable` otherwise (the default).
+   */
+  type?: string;
+  /**
+   * LangGraph's node data: a name for schema nodes, `{name}` for runnables (default).
+   */
+  data?: unknown;
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+}
+export interface GraphFixtureEdge {
+  source: string;
+  target: string;
+  conditional?: boolean;
+  data?: string;
 }
 export interface McpServer {
   /**

@@ -5,6 +5,7 @@ import type { RunRecord } from "../agent-server/runs.js";
 import type { CheckpointRecord } from "../agent-server/checkpoints.js";
 import type { StoreItemRecord } from "../agent-server/store-items.js";
 import type { CronRecord } from "../agent-server/crons.js";
+import type { AssistantRecord, AssistantVersionRecord } from "../agent-server/assistants.js";
 import type { FeedbackToken } from "../tracing/feedback-tokens.js";
 import type { FeedbackRecord } from "../tracing/feedback-records.js";
 import type { FeedbackConfigRecord } from "../tracing/feedback-config-routes.js";
@@ -33,6 +34,11 @@ export class Repositories {
   readonly checkpoints: Collection<readonly CheckpointRecord[]>;
   readonly storeItems: Collection<StoreItemRecord>;
   readonly crons: Collection<CronRecord>;
+  readonly assistants: Collection<AssistantRecord>;
+  /** An assistant's versions, oldest first, by assistant id. */
+  readonly assistantVersions: Collection<readonly AssistantVersionRecord[]>;
+  /** Default assistants (one per graph) that were deleted, so they are not made again. */
+  readonly deletedDefaults: Collection<true>;
   // Tracing
   readonly feedbackTokens: Collection<FeedbackToken>;
   readonly feedback: Collection<FeedbackRecord>;
@@ -64,6 +70,9 @@ export class Repositories {
     this.checkpoints = store.collection("thread_checkpoints");
     this.storeItems = store.collection("store_items");
     this.crons = store.collection("crons");
+    this.assistants = store.collection("assistants");
+    this.assistantVersions = store.collection("assistant_versions");
+    this.deletedDefaults = store.collection("deleted_default_assistants");
     this.feedbackTokens = store.collection("feedback_tokens");
     this.feedback = store.collection("feedback", "feedback");
     this.feedbackConfigs = store.collection("feedback_configs");

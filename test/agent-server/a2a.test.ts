@@ -4,9 +4,9 @@ import { Role, TaskState, type Message, type StreamResponse, type Task } from "@
 import { type Client as A2aClient, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { startMockServer, type MockServer } from "../../src/index.js";
 import { BUNDLED_SCENARIOS } from "../../src/options.js";
-import { defaultAssistant } from "../../src/agent-server/assistants.js";
+import { defaultAssistantId } from "../../src/agent-server/assistants.js";
 
-const AGENT = defaultAssistant("agent").assistant_id;
+const AGENT = defaultAssistantId("agent");
 
 /** The official client, speaking A2A 0.3 (the real server's version) through its compat layer. */
 async function a2aClient(url: string): Promise<A2aClient> {
