@@ -1,4 +1,3 @@
-import type { Request } from "express";
 import { MockClock } from "./core/clock.js";
 import { Random, type RandomState } from "./core/random.js";
 import { parseDuration } from "./core/duration.js";
@@ -54,16 +53,19 @@ export class MockContext {
     this.faults = new Faults(this.random.derive("faults"), this.clock);
   }
 
-  /** The origin the mock's own URLs are built on: the configured public URL, else the request's. */
-  baseUrl(req?: Request): string {
+  /**
+   * The origin the mock's own URLs are built on: the configured public URL, else the origin the request
+   * was sent to (`requestOrigin`, which the HTTP edge reads from the request; domain code gets the
+   * result in its RequestScope and never sees the request).
+   */
+  baseUrl(requestOrigin?: string): string {
     if (this.options.publicUrl) return this.options.publicUrl.replace(/\/+$/, "");
-    if (req) return `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`;
-    return "http://127.0.0.1:8123";
+    return requestOrigin ?? "http://127.0.0.1:8123";
   }
 
   /** The tracing service's origin (`{tracing_url}` in the spec). */
-  tracingUrl(req?: Request): string {
-    return this.options.tracingUrl ? this.options.tracingUrl.replace(/\/+$/, "") : this.baseUrl(req);
+  tracingUrl(requestOrigin?: string): string {
+    return this.options.tracingUrl ? this.options.tracingUrl.replace(/\/+$/, "") : this.baseUrl(requestOrigin);
   }
 
   /** Something else to put back on reset (scenario registry, in-flight lifecycle, …). */

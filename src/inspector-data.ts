@@ -1,3 +1,4 @@
+import { formatTimestamp } from "./core/clock.js";
 import type { MockContext } from "./context.js";
 import type { AgentServer } from "./agent-server/index.js";
 import { deploymentsOf } from "./control-plane/deployments-service.js";
@@ -39,12 +40,12 @@ export class InspectorData {
         tenant_id: d.tenant_id,
         source: d.source,
         status: d.status,
-        created_at: d.created_at,
-        updated_at: d.updated_at,
+        created_at: formatTimestamp(d.created_at),
+        updated_at: formatTimestamp(d.updated_at),
         latest_revision_id: d.latest_revision_id,
         active_revision_id: d.active_revision_id,
         in_flight_revision_id: lifecycle.inFlightRevision(d.id) ?? null,
-        revisions: store.revisionsOf(d.id).map(({ revision: r }) => ({ id: r.id, status: r.status, created_at: r.created_at, updated_at: r.updated_at })),
+        revisions: store.revisionsOf(d.id).map(({ revision: r }) => ({ id: r.id, status: r.status, created_at: formatTimestamp(r.created_at), updated_at: formatTimestamp(r.updated_at) })),
       }));
     return { items, count: items.length, lifecycle: this.ctx.lifecycle, lifecycle_step_ms: this.ctx.lifecycleStepMs };
   }

@@ -54,7 +54,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
             cancelOnDisconnect: run.on_disconnect === "cancel",
             stallMs: ctx.options.streamStallMs,
             // A fault rule that hit this request wins over the scenario turn's own `faults`.
-            fault: (res.locals.streamFault as StreamFault | undefined) ?? execution.script.fault,
+            fault: scope.streamFault ?? execution.script.fault,
           });
         },
       }),
@@ -156,7 +156,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       // A reconnecting EventSource sends the id of the last event it saw; the replay starts after it.
       headers: headers({ "last-event-id": { type: "string" } }),
       responses: { 200: { sse: true }, ...errors(404, 422) },
-      handler: ({ params, query, headers }, res) => {
+      handler: ({ params, query, headers, scope }, res) => {
         const run = requireRun(ctx, params);
         const execution = runs.execution(run.run_id);
         if (!execution) throw agentErrors.notFound();
@@ -166,7 +166,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
           modes: query.stream_mode && new Set(query.stream_mode),
           cancelOnDisconnect: query.cancel_on_disconnect,
           stallMs: ctx.options.streamStallMs,
-          fault: res.locals.streamFault as StreamFault | undefined,
+          fault: scope.streamFault,
         });
       },
     }),

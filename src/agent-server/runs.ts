@@ -175,14 +175,14 @@ export class RunService {
 
   /**
    * Creates a run from a validated run-create body and starts playing it; throws the real server's
-   * errors. Each step below may refuse the run; nothing is stored before the last refusal.
+   * errors. The steps run in this order because each may refuse the run (in the order the real server
+   * checks), and the run is stored only after the last refusal (a turn scripted to refuse still moves
+   * its thread on to the next turn, as the scenario says).
    */
   create(body: RunCreateBody, scope: RunScope): { run: RunRecord; execution: Execution } {
-    // A start the clock can never reach would leave the run waiting (or spinning) forever.
-    if (body.after_seconds !== undefined && this.ctx.clock.now() + body.after_seconds * 1000 > MAX_INSTANT) {
-      throw agentErrors.invalidBody(`after_seconds ${body.after_seconds} starts the run after ${new Date(MAX_INSTANT).toISOString()}, the last instant the clock can hold`);
-    }
-    const target = this.resolveTarget(body, scope);
+    this.checkStartTime(body);
+    const assistant = this.resolveRunAssistant(body);
+    const target = this.resolveThread(assistant, body, scope);
     const { scenario, turnIndex } = this.matchScenario(target, body, scope);
     const ahead = this.applyMultitaskStrategy(target.thread, body.multitask_strategy);
     const now = this.ctx.clock.now();
@@ -193,9 +193,27 @@ export class RunService {
     return { run, execution };
   }
 
-  /** The run's assistant (a graph name or UUID) and thread (the path's, created if asked, or a temporary one). */
-  private resolveTarget(body: RunCreateBody, scope: RunScope): RunTarget {
-    const assistant = this.assistants.resolve(body.assistant_id);
+  /** Refuses a delayed start the clock can never reach: the run would wait (or spin) forever. */
+  private checkStartTime(body: RunCreateBody): void {
+    if (body.after_seconds !== undefined && this.ctx.clock.now() + body.after_seconds * 1000 > MAX_INSTANT) {
+      throw agentErrors.invalidBody(`after_seconds ${body.after_seconds} starts the run after ${new Date(MAX_INSTANT).toISOString()}, the last instant the clock can hold`);
+    }
+  }
+
+  /**
+   * The run's assistant (a graph name or UUID). One call on purpose: how an assistant is found and how
+   * its config reaches the run belong to assistants.ts, so a change there needs no change here. It comes
+   * before the thread because the real server refuses an unknown assistant first.
+   */
+  private resolveRunAssistant(body: RunCreateBody): AssistantRef {
+    return this.assistants.resolve(body.assistant_id);
+  }
+
+  /**
+   * The thread the run plays on: the path's (created if `if_not_exists: "create"`), or a temporary one
+   * for a stateless run. A new thread is only built here, not stored: later steps may still refuse.
+   */
+  private resolveThread(assistant: AssistantRef, body: RunCreateBody, scope: RunScope): RunTarget {
     if (scope.threadId === null) {
       if (body.command?.resume !== undefined) throw agentErrors.resumeWithoutThread();
       // Temporary (deleted after the run, never listed) unless the run keeps it: then it is an
@@ -224,7 +242,11 @@ export class RunService {
     return picked;
   }
 
-  /** The thread's unfinished runs this one waits for: refused (`reject`), cancelled (`interrupt`, `rollback`) or queued behind (`enqueue`). */
+  /**
+   * The thread's unfinished runs this one waits for: refused (`reject`), cancelled (`interrupt`,
+   * `rollback`) or queued behind (`enqueue`). After the scenario match, so that a run refused for
+   * having no scenario cancels nothing.
+   */
   private applyMultitaskStrategy(thread: ThreadRecord, strategy: MultitaskStrategy): Execution[] {
     const ahead = this.active(thread.thread_id);
     if (ahead.length && strategy === "reject") throw agentErrors.threadBusy();
@@ -234,7 +256,10 @@ export class RunService {
     return ahead;
   }
 
-  /** The turn's events and ending with their templates filled for this run (faker seeded by the run id). */
+  /**
+   * The turn's events and ending with their templates filled for this run (faker seeded by the run id).
+   * Before the record is stored, because a template that fails refuses the run.
+   */
   private renderScript(runId: string, now: number, scenario: LoadedScenario, turnIndex: number, target: RunTarget, body: RunCreateBody, scope: RunScope): RunScript {
     const turn = scenario.turns[turnIndex] ?? {};
     this.ctx.random.faker.seed(this.ctx.random.seedFor(`run/${runId}`));
@@ -267,7 +292,10 @@ export class RunService {
     return { scenario, turnIndex, events, ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults), store };
   }
 
-  /** Stores the pending run and marks its thread busy on the run's graph and scenario turn. */
+  /**
+   * Builds and stores the pending run and marks its thread busy on the run's graph and scenario turn:
+   * the first write, once no step can refuse any more.
+   */
   private createRecord(runId: string, now: number, script: RunScript, target: RunTarget, body: RunCreateBody, scope: RunScope): RunRecord {
     const { assistant, thread } = target;
     const run: RunRecord = {
@@ -313,7 +341,10 @@ export class RunService {
     return urls;
   }
 
-  /** Starts playing the script (after the runs ahead of it); its outcome is applied to the run and thread. */
+  /**
+   * Starts playing the script (after the runs ahead of it); its outcome is applied to the run and
+   * thread. Last, so that the execution only ever sees a stored run.
+   */
   private startExecution(run: RunRecord, script: RunScript, thread: ThreadRecord, ahead: Execution[], body: RunCreateBody, scope: RunScope): Execution {
     const ctx = this.ctx;
     const runId = run.run_id;

@@ -22,8 +22,9 @@ export interface StoredToken {
   expires_at: number | null;
   provider_account_label: string | null;
   is_default: boolean;
-  created_at: string;
-  updated_at: string;
+  /** Epoch ms, formatted only by `tokenSummary`. */
+  created_at: number;
+  updated_at: number;
 }
 
 /** One authorization started by authenticate; `auth_id` is also the OAuth `state`. */
@@ -51,7 +52,8 @@ export interface AgentConnection {
   agent_id: string;
   oauth_token_id: string;
   created_by: string;
-  created_at: string;
+  /** Epoch ms, formatted only by `connectionResponse`. */
+  created_at: number;
 }
 
 /** The auth service's state: tokens, flows in progress and agent connections, each a store collection. */
@@ -87,8 +89,8 @@ export function tokenSummary(token: StoredToken): OAuthTokenSummary {
     scopes: token.scopes,
     expires_at: token.expires_at === null ? null : formatTimestamp(token.expires_at),
     is_default: token.is_default,
-    created_at: token.created_at,
-    updated_at: token.updated_at,
+    created_at: formatTimestamp(token.created_at),
+    updated_at: formatTimestamp(token.updated_at),
   };
 }
 
@@ -103,6 +105,6 @@ export function connectionResponse(connection: AgentConnection, token: StoredTok
     scopes: token.scopes,
     expires_at: token.expires_at === null ? null : formatTimestamp(token.expires_at),
     created_by: connection.created_by,
-    created_at: connection.created_at,
+    created_at: formatTimestamp(connection.created_at),
   };
 }

@@ -52,9 +52,9 @@ export class AgentAuth {
     private readonly tenancy: Tenancy,
   ) {}
 
-  /** The mock clock's now, as the wire writes it. */
-  now(): string {
-    return this.ctx.clock.isoNow();
+  /** The mock clock's now, in epoch ms as records store it. */
+  now(): number {
+    return this.ctx.clock.now();
   }
 
   provider(providerId: string): StoredProvider {
@@ -152,7 +152,7 @@ export class AgentAuth {
       if (this.store.tokens.get(c.oauth_token_id)?.provider_id === token.provider_id) connections.delete(c.id);
     }
     const id = this.ctx.random.uuid4();
-    return connections.set(id, { id, organization_id: token.organization_id, agent_id: agentId, oauth_token_id: token.id, created_by: createdBy, created_at: this.ctx.clock.isoNow() });
+    return connections.set(id, { id, organization_id: token.organization_id, agent_id: agentId, oauth_token_id: token.id, created_by: createdBy, created_at: this.ctx.clock.now() });
   }
 
   private ownToken(tokenId: string, userId: string, providerId: string): StoredToken {
@@ -191,7 +191,7 @@ export class AgentAuth {
       refresh_token: grant.refresh_token ?? current.refresh_token,
       expires_at: this.expiry(grant),
       scopes: grant.scope !== null ? splitScopes(grant.scope) : current.scopes,
-      updated_at: this.ctx.clock.isoNow(),
+      updated_at: this.ctx.clock.now(),
     });
   }
 
@@ -222,7 +222,7 @@ export class AgentAuth {
 
   /** Stores the grant as the flow's token: a renewal overwrites the token it replaces, keeping its id and label. */
   private saveToken(flow: AuthFlow, grant: TokenGrant): StoredToken {
-    const now = this.ctx.clock.isoNow();
+    const now = this.ctx.clock.now();
     const replaced = flow.replaces ? this.store.tokens.get(flow.replaces) : undefined;
     const id = replaced?.id ?? this.ctx.random.uuid4();
     if (flow.is_default) {

@@ -7,13 +7,16 @@ import { NAME_PATTERN, sourceProblems } from "./deployments-rules.js";
 import {
   DEPLOYMENT_REF,
   REVISION_REF,
+  revisionToWire,
+  storedTimes,
+  wireTimes,
   type ConfigObject,
-  type Deployment,
   type DeploymentMeta,
   type DeploymentSource,
-  type Revision,
+  type DeploymentWire,
   type RevisionEntry,
   type RevisionStatus,
+  type RevisionWire,
 } from "./deployments-store.js";
 import type { Deployments } from "./deployments-service.js";
 import { coherentConfigs, generateDeployments, olderRevisionConfig, schemaEnum, type GeneratedDeployment, type GenerationEnv } from "./deployments-generate.js";
@@ -25,12 +28,19 @@ const DEPLOYMENT_FIXTURE_KEYS = ["revisions", "tag_value_ids", "remote_reconcile
 const REVISION_FIXTURE_KEYS = ["remote_reconciled", "fail_at"];
 const HOUR_MS = 3_600_000;
 
+/** A revision entry in wire form, as a fixture writes it (checked against the schema before it is stored). */
+type WireRevisionEntry = Omit<RevisionEntry, "revision"> & { revision: RevisionWire };
+
+/**
+ * A fixture entry completed, still in wire form (the fixture's own timestamp text, any ISO form): it
+ * is checked against the wire schemas as it is, and its times are parsed to epoch ms when it is stored.
+ */
 interface Loaded {
-  deployment: Deployment;
+  deployment: DeploymentWire;
   meta: DeploymentMeta;
-  revisions: RevisionEntry[];
+  revisions: WireRevisionEntry[];
   /** The newest revision when the fixture lists it in flight, with its scripted failure. */
-  resume?: { revision: Revision; failAt: RevisionStatus | null };
+  resume?: { revision: RevisionWire; failAt: RevisionStatus | null };
 }
 
 /**
@@ -68,11 +78,11 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     if (!knownTenant(deployment.tenant_id)) problem("/tenant_id", `no tenant ${deployment.tenant_id} in the fixtures' tenants`);
     const integration = deployment.source_config.integration_id;
     if (typeof integration === "string" && !ctx.data.integrations.has(integration)) problem("/source_config/integration_id", `no integration ${integration} in the fixtures' integrations`);
-    if (deployment.created_at > formatTimestamp(start)) problem("/created_at", `must be before the clock's start (${formatTimestamp(start)})`);
+    if (Date.parse(deployment.created_at) > start) problem("/created_at", `must be before the clock's start (${formatTimestamp(start)})`);
     revisionProblems(loaded, entry, problem);
     if (fixtures.problems.length > problemsBefore) continue;
     namesOf(deployment.tenant_id).add(deployment.name);
-    store.put(deployment, loaded.meta, loaded.revisions);
+    store.put(storedTimes(deployment), loaded.meta, loaded.revisions.map((r) => ({ ...r, revision: storedTimes(r.revision) })));
     if (loaded.resume) resumed.push(loaded);
   }
 
@@ -94,8 +104,8 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     for (let i = 0; i < generated.length; i++) {
       const g = generated[i] as GeneratedDeployment;
       if (i < CHECK_ALL_BELOW || i % CHECK_EVERY === 0) {
-        if (!fixtures.check(at, DEPLOYMENT_REF, g.deployment)) return;
-        for (const r of g.revisions) if (!fixtures.check(at, REVISION_REF, r.revision)) return;
+        if (!fixtures.check(at, DEPLOYMENT_REF, wireTimes(g.deployment))) return;
+        for (const r of g.revisions) if (!fixtures.check(at, REVISION_REF, revisionToWire(r.revision))) return;
       }
       store.put(g.deployment, g.meta, g.revisions);
     }
@@ -128,7 +138,7 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
     tenant_id: defaultTenant,
     created_at: formatTimestamp(createdAt),
   };
-  const deployment = deepMerge(base, value) as Deployment;
+  const deployment = deepMerge(base, value) as unknown as DeploymentWire;
   deployment.id = id;
   deployment.tenant_id = deployment.tenant_id.toLowerCase();
   // The deployment's revision configuration is its newest revision's (schema: "refer to the latest revision").
@@ -138,9 +148,9 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
   }
 
   const created = Date.parse(deployment.created_at);
-  const revisions = fixtureRevisions.map((fixture, i): RevisionEntry => {
+  const revisions = fixtureRevisions.map((fixture, i): WireRevisionEntry => {
     const at = created + (fixtureRevisions.length - 1 - i) * HOUR_MS;
-    const defaults: Revision = {
+    const defaults: RevisionWire = {
       id: env.random.uuid4(),
       created_at: formatTimestamp(at),
       updated_at: formatTimestamp(at + 10 * 60_000),
@@ -148,15 +158,15 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
       source,
       source_revision_config: i === 0 ? deployment.source_revision_config : olderRevisionConfig(env.random, source, deployment.source_revision_config),
     };
-    const revision = deepMerge(defaults, omit(fixture, REVISION_FIXTURE_KEYS)) as Revision;
+    const revision = deepMerge(defaults, omit(fixture, REVISION_FIXTURE_KEYS)) as unknown as RevisionWire;
     revision.id = String(revision.id).toLowerCase();
     return { deployment_id: id, remote_reconciled: fixture.remote_reconciled === true, revision };
   });
-  const newest = (revisions[0] as RevisionEntry).revision;
+  const newest = (revisions[0] as WireRevisionEntry).revision;
   const derived = {
     latest_revision_id: newest.id,
     active_revision_id: revisions.find((r) => r.revision.status === "DEPLOYED")?.revision.id ?? null,
-    updated_at: newest.updated_at > deployment.created_at ? newest.updated_at : deployment.created_at,
+    updated_at: Date.parse(newest.updated_at) > Date.parse(deployment.created_at) ? newest.updated_at : deployment.created_at,
     status: revisions.length === 1 && newest.status === "CREATING" ? "AWAITING_DATABASE" : "READY",
   };
   for (const [key, derivedValue] of Object.entries(derived)) if (value[key] === undefined) (deployment as unknown as Record<string, unknown>)[key] = derivedValue;
@@ -189,7 +199,7 @@ function revisionProblems(loaded: Loaded, entry: FixtureEntry, problem: (pointer
   revisions.forEach(({ revision }, i) => {
     const at = `/revisions/${i}`;
     if (new Set(ids).size !== ids.length && ids.indexOf(revision.id) !== i) problem(`${at}/id`, `another revision has id ${revision.id}`);
-    if (i > 0 && revision.created_at > (revisions[i - 1] as RevisionEntry).revision.created_at) problem(`${at}/created_at`, "revisions are listed newest first");
+    if (i > 0 && Date.parse(revision.created_at) > Date.parse((revisions[i - 1] as WireRevisionEntry).revision.created_at)) problem(`${at}/created_at`, "revisions are listed newest first");
     const path = pathFor(revision.source);
     if (isInFlight(revision.status) && i > 0) problem(`${at}/status`, `only the newest revision can be in flight; a newer one interrupts it (use INTERRUPTED)`);
     else if (isInFlight(revision.status) && !path.includes(revision.status)) problem(`${at}/status`, `a '${revision.source}' revision never is ${revision.status} (image sources skip the build states)`);

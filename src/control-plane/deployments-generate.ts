@@ -1,5 +1,4 @@
 import type { Faker } from "@faker-js/faker";
-import { formatTimestamp } from "../core/clock.js";
 import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
 import { SOURCE_RULES } from "./deployments-rules.js";
@@ -200,7 +199,7 @@ export function generateDeployments(
         secret_references: null,
         id,
         tenant_id: options.tenantId,
-        created_at: formatTimestamp(createdAt),
+        created_at: createdAt,
         updated_at: newest.revision.updated_at,
         status,
         latest_revision_id: newest.revision.id,
@@ -269,8 +268,8 @@ function generatedRevisions(env: GenerationEnv, deploymentId: string, source: De
       remote_reconciled: false,
       revision: {
         id: (env.uuid as () => string)(),
-        created_at: formatTimestamp(created),
-        updated_at: formatTimestamp(created + random.int(5, 20) * 60_000),
+        created_at: created,
+        updated_at: created + random.int(5, 20) * 60_000,
         status,
         source,
         source_revision_config: revisionConfig,

@@ -1,5 +1,4 @@
 import type { MockContext } from "../context.js";
-import { formatTimestamp } from "../core/clock.js";
 import { getOwn, isPlainObject } from "../core/json.js";
 import { object, reply, route, UUID, type RouteSpec } from "../http/route.js";
 import { controlPlaneErrors } from "./errors.js";
@@ -84,7 +83,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
 
         lifecycle.catchUp();
         const id = ctx.random.uuid4();
-        const stamp = formatTimestamp(ctx.clock.now());
+        const stamp = ctx.clock.now();
         if (rule.hosted) config.custom_url = agentUrl(scope.baseUrl, id);
         const deployment: Deployment = {
           name: body.name,
@@ -179,7 +178,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
           source_config: config,
           secrets: body.secrets ?? deployment.secrets,
           secret_references: body.secret_references ?? deployment.secret_references ?? null,
-          updated_at: formatTimestamp(ctx.clock.now()),
+          updated_at: ctx.clock.now(),
         });
         if (newRevision) lifecycle.newRevision(deployment.id, revisionSource, revisionConfig);
         return toWire(scope, store.deployments.get(deployment.id) as Deployment);

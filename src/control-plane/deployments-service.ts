@@ -2,7 +2,7 @@ import type { MockContext } from "../context.js";
 import type { RequestScope } from "../http/route.js";
 import { controlPlaneErrors } from "./errors.js";
 import { SOURCE_RULES } from "./deployments-rules.js";
-import { DeploymentStore, type Deployment } from "./deployments-store.js";
+import { DeploymentStore, wireTimes, type Deployment, type DeploymentWire } from "./deployments-store.js";
 import { Lifecycle } from "./lifecycle.js";
 import type { Tenancy } from "./tenancy.js";
 
@@ -42,12 +42,14 @@ export function requireDeployment(deployments: Deployments, tenantId: string, id
 }
 
 /**
- * The record as sent: a hosted deployment's `custom_url` is the mock's own agent server for it, on
- * the origin the client reached (`{base}/agents/{id}`), so it works whatever port the mock has.
+ * The `Deployment` wire form — the one place a stored deployment becomes what is sent: times formatted,
+ * and a hosted deployment's `custom_url` is the mock's own agent server for it, on the origin the
+ * client reached (`{base}/agents/{id}`), so it works whatever port the mock has.
  */
-export function toWire(scope: Pick<RequestScope, "baseUrl">, deployment: Deployment): Deployment {
-  if (!SOURCE_RULES[deployment.source].hosted) return deployment;
-  return { ...deployment, source_config: { ...deployment.source_config, custom_url: agentUrl(scope.baseUrl, deployment.id) } };
+export function toWire(scope: Pick<RequestScope, "baseUrl">, deployment: Deployment): DeploymentWire {
+  const wire = wireTimes(deployment);
+  if (!SOURCE_RULES[deployment.source].hosted) return wire;
+  return { ...wire, source_config: { ...deployment.source_config, custom_url: agentUrl(scope.baseUrl, deployment.id) } };
 }
 
 export function agentUrl(base: string, deploymentId: string): string {

@@ -1,4 +1,5 @@
 import type { MockContext } from "../context.js";
+import { formatTimestamp } from "../core/clock.js";
 import type { Collection } from "../store/collection.js";
 import { schemas } from "../schemas/registry.js";
 import type { Deployment as DeploymentRecord, DeploymentSource, DeploymentStatus, Revision as RevisionRecord, RevisionStatus } from "../schemas/types.gen.js";
@@ -13,10 +14,32 @@ export type { DeploymentSource, DeploymentStatus, RevisionStatus };
 export type ConfigObject = Record<string, unknown>;
 
 // The configs stay generic objects: the code copies them key by key in schema order (schemaKeys).
-/** The wire record (control-plane/deployment.json#/$defs/Deployment), stored as it is sent. */
-export type Deployment = Omit<DeploymentRecord, "source_config" | "source_revision_config"> & { source_config: ConfigObject; source_revision_config: ConfigObject };
+/** The wire record (control-plane/deployment.json#/$defs/Deployment). */
+export type DeploymentWire = Omit<DeploymentRecord, "source_config" | "source_revision_config"> & { source_config: ConfigObject; source_revision_config: ConfigObject };
 /** The wire record (control-plane/revision.json#/$defs/Revision). */
-export type Revision = Omit<RevisionRecord, "source_revision_config"> & { source_revision_config: ConfigObject };
+export type RevisionWire = Omit<RevisionRecord, "source_revision_config"> & { source_revision_config: ConfigObject };
+
+/** A record as stored: `created_at` and `updated_at` in epoch ms, formatted only where the wire form is built. */
+type Stamped<T> = Omit<T, "created_at" | "updated_at"> & { created_at: number; updated_at: number };
+/** A deployment as stored: the wire record's fields in its order, times in epoch ms (`toWire` in deployments-service.ts formats them). */
+export type Deployment = Stamped<DeploymentWire>;
+/** A revision as stored: times in epoch ms (`revisionToWire` formats them). */
+export type Revision = Stamped<RevisionWire>;
+
+/** The stored record's times in the service's wire form; every other field as stored (shared, not copied). */
+export function wireTimes<T extends { created_at: number; updated_at: number }>(record: T): Omit<T, "created_at" | "updated_at"> & { created_at: string; updated_at: string } {
+  return { ...record, created_at: formatTimestamp(record.created_at), updated_at: formatTimestamp(record.updated_at) };
+}
+
+/** The `Revision` wire form. */
+export function revisionToWire(revision: Revision): RevisionWire {
+  return wireTimes(revision);
+}
+
+/** A wire-form record (fixture text, any ISO form) as stored: its times parsed to epoch ms. */
+export function storedTimes<T extends { created_at: string; updated_at: string }>(record: T): Omit<T, "created_at" | "updated_at"> & { created_at: number; updated_at: number } {
+  return { ...record, created_at: Date.parse(record.created_at), updated_at: Date.parse(record.updated_at) };
+}
 
 /**
  * What the real service knows about a deployment but the wire record has no field for: tags and the
@@ -290,8 +313,8 @@ function oldestFirst(a: Deployment, b: Deployment): number {
   return newestFirst(b, a);
 }
 
-/** `created_at` descending, then `id` ascending. Wire timestamps share one format, so text order is time order. */
-export function newestFirst(a: { created_at: string; id: string }, b: { created_at: string; id: string }): number {
+/** `created_at` descending (epoch ms), then `id` ascending. */
+export function newestFirst(a: { created_at: number; id: string }, b: { created_at: number; id: string }): number {
   if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

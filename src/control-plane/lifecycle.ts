@@ -1,6 +1,5 @@
 import type { MockContext } from "../context.js";
 import type { Collection } from "../store/collection.js";
-import { formatTimestamp } from "../core/clock.js";
 import { SOURCE_RULES } from "./deployments-rules.js";
 import type { ConfigObject, DeploymentSource, DeploymentStore, Revision, RevisionStatus } from "./deployments-store.js";
 
@@ -100,14 +99,13 @@ export class Lifecycle {
     this.catchUp();
     const now = this.ctx.clock.now();
     this.interrupt(deploymentId, now);
-    const stamp = formatTimestamp(now);
-    const revision: Revision = { id: this.ctx.random.uuid4(), created_at: stamp, updated_at: stamp, status: "CREATING", source, source_revision_config: config };
+    const revision: Revision = { id: this.ctx.random.uuid4(), created_at: now, updated_at: now, status: "CREATING", source, source_revision_config: config };
     const meta = this.store.metaOf(deploymentId);
     this.store.setRevision({ deployment_id: deploymentId, remote_reconciled: false, revision });
     this.history.set(revision.id, [{ status: "CREATING", at: now }]);
     this.store.setMeta(deploymentId, { ...meta, revision_ids: [revision.id, ...meta.revision_ids], fail_next_at: null });
     const deployment = this.store.deployments.get(deploymentId);
-    if (deployment) this.store.update({ ...deployment, latest_revision_id: revision.id, source_revision_config: config, updated_at: stamp });
+    if (deployment) this.store.update({ ...deployment, latest_revision_id: revision.id, source_revision_config: config, updated_at: now });
     this.resume(deploymentId, revision.id, source, "CREATING", meta.fail_next_at, now);
     return revision;
   }
@@ -205,15 +203,14 @@ export class Lifecycle {
    * a revision has left its first step, and `active_revision_id` follows the revision that is DEPLOYED.
    */
   private settle(entry: InFlight, status: RevisionStatus, at: number): void {
-    const stamp = formatTimestamp(at);
     const current = this.store.revisions.get(entry.revision_id);
-    if (current) this.store.setRevision({ ...current, revision: { ...current.revision, status, updated_at: stamp } });
+    if (current) this.store.setRevision({ ...current, revision: { ...current.revision, status, updated_at: at } });
     const deployment = this.store.deployments.get(entry.deployment_id);
     if (!deployment) return;
     const ready = deployment.status === "AWAITING_DATABASE" && status !== "INTERRUPTED" ? "READY" : deployment.status;
     const active = status === "DEPLOYED" ? entry.revision_id : deployment.active_revision_id;
     if (ready !== deployment.status || active !== deployment.active_revision_id) {
-      this.store.update({ ...deployment, status: ready, active_revision_id: active, updated_at: stamp });
+      this.store.update({ ...deployment, status: ready, active_revision_id: active, updated_at: at });
     }
   }
 }

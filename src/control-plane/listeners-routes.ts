@@ -11,10 +11,18 @@ const SCHEMA = "control-plane/listener.json#/$defs/";
 const LISTENER = `${SCHEMA}Listener`;
 const LISTENER_PATH = object({ listener_id: UUID });
 
+/** A listener as stored: its times in epoch ms, formatted only by `listenerToWire`. */
+export type StoredListener = Omit<Listener, "created_at" | "updated_at"> & { created_at: number; updated_at: number };
+
 /** A listener and the workspace it belongs to (the record has no field for it). */
 export interface ListenerEntry {
   tenant_id: string;
-  listener: Listener;
+  listener: StoredListener;
+}
+
+/** The `Listener` wire form (schema control-plane/listener.json#/$defs/Listener). */
+export function listenerToWire(l: StoredListener): Listener {
+  return { ...l, created_at: formatTimestamp(l.created_at), updated_at: formatTimestamp(l.updated_at) };
 }
 
 /** The list query after validation: defaults filled in. */
@@ -34,7 +42,7 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
     if (tenancy.withoutListeners.has(tenantId)) throw controlPlaneErrors.listenersNotAllowed(tenantId);
     return tenantId;
   };
-  const requireListener = (tenantId: string, id: string): Listener => {
+  const requireListener = (tenantId: string, id: string): StoredListener => {
     const entry = listeners.get(id);
     if (!entry || entry.tenant_id !== tenantId) throw controlPlaneErrors.listenerNotFound(id);
     return entry.listener;
@@ -52,8 +60,9 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
         const tenantId = workspaceOf(headers);
         const own = [...listeners.values()].filter((e) => e.tenant_id === tenantId).map((e) => e.listener);
         // Newest first, ties by id, as deployments are listed.
-        own.sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
-        return page(own, undefined, query);
+        own.sort((a, b) => b.created_at - a.created_at || a.id.localeCompare(b.id));
+        const { resources, offset } = page(own, undefined, query);
+        return { resources: resources.map(listenerToWire), offset };
       },
     }),
     route<{ headers: TenantHeader; body: ListenerCreateRequest }>({
@@ -68,8 +77,8 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
         for (const entry of listeners.values()) {
           if (entry.tenant_id === tenantId && entry.listener.compute_id === body.compute_id) throw controlPlaneErrors.listenerExists(tenantId, body.compute_id);
         }
-        const stamp = formatTimestamp(ctx.clock.now());
-        const listener: Listener = {
+        const stamp = ctx.clock.now();
+        const listener: StoredListener = {
           version: body.version ?? null,
           compute_type: body.compute_type,
           compute_id: body.compute_id,
@@ -79,7 +88,7 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
           updated_at: stamp,
         };
         listeners.set(listener.id, { tenant_id: tenantId, listener });
-        return listener;
+        return listenerToWire(listener);
       },
     }),
     route<{ params: { listener_id: string }; headers: TenantHeader }>({
@@ -89,7 +98,7 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
       params: LISTENER_PATH,
       headers: TENANT_HEADER,
       responses: { 200: LISTENER },
-      handler: ({ params, headers }) => requireListener(workspaceOf(headers), params.listener_id),
+      handler: ({ params, headers }) => listenerToWire(requireListener(workspaceOf(headers), params.listener_id)),
     }),
     route<{ params: { listener_id: string }; headers: TenantHeader; body: ListenerPatchRequest }>({
       name: "listeners.update",
@@ -103,14 +112,14 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
         const tenantId = workspaceOf(headers);
         const current = requireListener(tenantId, params.listener_id);
         // Null means "leave as is", as for deployments' patch fields.
-        const listener: Listener = {
+        const listener: StoredListener = {
           ...current,
           version: body.version ?? current.version ?? null,
           compute_config: body.compute_config ? { k8s_namespaces: body.compute_config.k8s_namespaces ?? null } : current.compute_config,
-          updated_at: formatTimestamp(ctx.clock.now()),
+          updated_at: ctx.clock.now(),
         };
         listeners.set(listener.id, { tenant_id: tenantId, listener });
-        return listener;
+        return listenerToWire(listener);
       },
     }),
     route<{ params: { listener_id: string }; headers: TenantHeader }>({

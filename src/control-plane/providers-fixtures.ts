@@ -3,7 +3,7 @@ import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, omit } from "../core/json.js";
 import type { FixtureSet } from "../store/fixtures.js";
 import { RecordGenerator } from "../store/generate.js";
-import { PROVIDER_REF, type ProviderStore, type StoredProvider } from "./providers-store.js";
+import { PROVIDER_REF, type ProviderStore, type ProviderWithSecret, type StoredProvider } from "./providers-store.js";
 import type { Tenancy } from "./tenancy.js";
 
 /** Keys a provider fixture may carry besides the schema's: stored, never returned. */
@@ -55,17 +55,17 @@ export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: T
       continue;
     }
     seen.set(key, `${entry.file}#${entry.pointer}`);
-    store.set(normalizeTimestamps(record));
+    store.set(toStored(record));
   }
 
   const generate = fixtures.setting("generate");
   const count = getOwn(getOwn(generate?.value, "oauth_providers"), "count");
   for (let i = 0; i < (typeof count === "number" ? count : 0); i++) {
-    store.set(completeProvider(ctx, generator, tenancy, slugs, {}, `oauth_providers/generated/${i}`));
+    store.set(toStored(completeProvider(ctx, generator, tenancy, slugs, {}, `oauth_providers/generated/${i}`)));
   }
 }
 
-/** A fixture entry completed into a stored record (not yet checked). */
+/** A fixture entry completed into a wire-shaped record (not yet checked against the schema, not yet stored). */
 function completeProvider(
   ctx: MockContext,
   generator: RecordGenerator,
@@ -73,7 +73,7 @@ function completeProvider(
   slugs: SlugAllocator,
   given: Record<string, unknown>,
   label: string,
-): StoredProvider {
+): ProviderWithSecret {
   const generated = generator.generate(PROVIDER_REF, label);
   const faker = generator.fakerFor(label);
   const name = typeof given.name === "string" ? given.name : String(generated.name);
@@ -87,7 +87,7 @@ function completeProvider(
   const created = typeof given.created_at === "string" ? Date.parse(given.created_at) : now - faker.number.int({ min: 30 * DAY_MS, max: 400 * DAY_MS });
   const updated = Math.min(now, created + faker.number.int({ min: 0, max: 20 * DAY_MS }));
 
-  const defaults: StoredProvider = {
+  const defaults: ProviderWithSecret = {
     id: String(generated.id),
     organization_id: tenancy.organizationId,
     provider_id: typeof given.provider_id === "string" ? given.provider_id : slugs.allocate(slug || "provider"),
@@ -116,9 +116,9 @@ function mcpEndpoints(mcpServerUrl: string): { auth_url: string; token_url: stri
   return { auth_url: `${origin}/authorize`, token_url: `${origin}/token` };
 }
 
-/** Fixture timestamps may be written in any ISO form; the wire uses the service's own. */
-function normalizeTimestamps(record: StoredProvider): StoredProvider {
-  return { ...record, created_at: formatTimestamp(Date.parse(record.created_at)), updated_at: formatTimestamp(Date.parse(record.updated_at)) };
+/** Fixture timestamps may be written in any ISO form: stored as epoch ms, the wire writes the service's own form. */
+function toStored(record: ProviderWithSecret): StoredProvider {
+  return { ...record, created_at: Date.parse(record.created_at), updated_at: Date.parse(record.updated_at) };
 }
 
 function slugify(name: string): string {

@@ -33,7 +33,7 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
   const refuseDuplicate = (providerId: string) => {
     if (providers.get(tenancy.organizationId, providerId)) throw controlPlaneErrors.providerExists(providerId);
   };
-  const stamp = () => ({ id: ctx.random.uuid4(), organization_id: tenancy.organizationId, created_at: ctx.clock.isoNow(), updated_at: ctx.clock.isoNow() });
+  const stamp = () => ({ id: ctx.random.uuid4(), organization_id: tenancy.organizationId, created_at: ctx.clock.now(), updated_at: ctx.clock.now() });
 
   return [
     route({
@@ -121,7 +121,7 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
         for (const field of Object.keys(schemas().resolve(UPDATE).properties as object)) {
           if (body[field] !== undefined && body[field] !== null) next[field] = body[field];
         }
-        next.updated_at = ctx.clock.isoNow();
+        next.updated_at = ctx.clock.now();
         return providerResponse(providers.set(next as unknown as StoredProvider));
       },
     }),

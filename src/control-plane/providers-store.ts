@@ -1,4 +1,5 @@
 import type { MockContext } from "../context.js";
+import { formatTimestamp } from "../core/clock.js";
 import type { Collection } from "../store/collection.js";
 import { schemas } from "../schemas/registry.js";
 import type { OAuthProvider as OAuthProviderRecord } from "../schemas/types.gen.js";
@@ -11,10 +12,16 @@ export const PROVIDER_REF = "control-plane/oauth-provider.json#/$defs/OAuthProvi
  */
 export type OAuthProvider = Required<OAuthProviderRecord>;
 
-/** What the store keeps: the wire record plus the secret, which no response ever carries. */
-export interface StoredProvider extends OAuthProvider {
+/** A provider in the wire record's shape plus the secret: what a fixture entry completes to. */
+export interface ProviderWithSecret extends OAuthProvider {
   client_secret: string | null;
 }
+
+/**
+ * What the store keeps: the wire record's fields with the times as epoch ms (formatted only by
+ * `providerResponse`), plus the secret, which no response ever carries.
+ */
+export type StoredProvider = Omit<ProviderWithSecret, "created_at" | "updated_at"> & { created_at: number; updated_at: number };
 
 /**
  * The organization's OAuth providers, looked up by the caller-chosen `provider_id` slug (the path
@@ -44,8 +51,7 @@ export class ProviderStore {
   list(organizationId: string): StoredProvider[] {
     if (this.sorted?.version !== this.records.version) {
       const list = [...this.records.values()];
-      const at = new Map(list.map((p) => [p, Date.parse(p.created_at)]));
-      list.sort((a, b) => (at.get(a) as number) - (at.get(b) as number) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      list.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       this.sorted = { version: this.records.version, list };
     }
     return this.sorted.list.filter((p) => p.organization_id === organizationId);
@@ -64,5 +70,7 @@ export function providerResponse(record: StoredProvider): OAuthProvider {
   responseFields ??= Object.keys(schemas().resolve(PROVIDER_REF).properties as object);
   const out: Record<string, unknown> = {};
   for (const field of responseFields) out[field] = (record as unknown as Record<string, unknown>)[field] ?? null;
+  out.created_at = formatTimestamp(record.created_at);
+  out.updated_at = formatTimestamp(record.updated_at);
   return out as unknown as OAuthProvider;
 }

@@ -17,8 +17,8 @@ const LINE_GAP_MS = 1000;
  */
 export function transitionsOf(revision: Revision, recorded: readonly Transition[]): readonly Transition[] {
   if (recorded.length) return recorded;
-  const start = Date.parse(revision.created_at);
-  const end = Date.parse(revision.updated_at);
+  const start = revision.created_at;
+  const end = revision.updated_at;
   const path = pathFor(revision.source);
   let statuses: RevisionStatus[];
   if (path.includes(revision.status)) statuses = path.slice(0, path.indexOf(revision.status) + 1);

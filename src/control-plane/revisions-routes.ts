@@ -2,7 +2,7 @@ import type { MockContext } from "../context.js";
 import { object, route, UUID, type RouteSpec } from "../http/route.js";
 import { controlPlaneErrors } from "./errors.js";
 import { deploymentsOf, requireDeployment, toWire } from "./deployments-service.js";
-import { DEPLOYMENT_REF, REVISION_REF, type Deployment, type DeploymentStore, type RevisionEntry } from "./deployments-store.js";
+import { DEPLOYMENT_REF, REVISION_REF, revisionToWire, type Deployment, type DeploymentStore, type RevisionEntry } from "./deployments-store.js";
 import { listRevisions, type RevisionListQuery } from "./deployments-query.js";
 import { isInFlight } from "./lifecycle.js";
 import { TENANT_HEADER, type TenantHeader } from "./tenant-header.js";
@@ -28,7 +28,7 @@ export function revisionsRoutes(ctx: MockContext): RouteSpec[] {
         const deployments = deploymentsOf(ctx);
         const deployment = requireDeployment(deployments, deployments.tenancy.tenantOf(headers["x-tenant-id"]), params.deployment_id);
         const page = listRevisions(deployments.store.revisionsOf(deployment.id), query);
-        return { resources: page.resources.map((entry) => entry.revision), offset: page.offset };
+        return { resources: page.resources.map((entry) => revisionToWire(entry.revision)), offset: page.offset };
       },
     }),
     route<{ params: { deployment_id: string; revision_id: string }; headers: TenantHeader }>({
@@ -41,7 +41,7 @@ export function revisionsRoutes(ctx: MockContext): RouteSpec[] {
       handler: ({ params, headers }) => {
         const deployments = deploymentsOf(ctx);
         const deployment = requireDeployment(deployments, deployments.tenancy.tenantOf(headers["x-tenant-id"]), params.deployment_id);
-        return requireRevision(deployments.store, deployment, params.revision_id).revision;
+        return revisionToWire(requireRevision(deployments.store, deployment, params.revision_id).revision);
       },
     }),
     route<{ params: { deployment_id: string; revision_id: string }; headers: TenantHeader }>({

@@ -49,7 +49,8 @@ export const DEFAULT_JOURNAL: JournalOptions = { maxEntries: 1000, maxBodyBytes:
 /** A body as the journal keeps it: the text as sent, a truncated preview, or (no raw text) the parsed value. */
 type StoredBody = { text: string } | { truncated: { $truncated: true; size: number; preview: string } } | { value: unknown };
 
-type StoredEntry = Omit<JournalEntry, "body"> & { stored: StoredBody };
+/** An entry as kept: the body as read, the time in epoch ms (formatted by `publicEntry`). */
+type StoredEntry = Omit<JournalEntry, "body" | "received_at"> & { stored: StoredBody; received_at: number };
 
 /** Notes made while a request is being answered, until it is recorded. */
 const notes = new WeakMap<Request, Record<string, unknown>>();
@@ -138,7 +139,7 @@ export class Journal {
       status,
       route: typeof locals.route === "string" ? locals.route : null,
       fault: (locals.fault as JournalEntry["fault"]) ?? null,
-      received_at: formatTimestamp(started),
+      received_at: started,
       duration_ms: Math.round(durationMs * 1000) / 1000,
     };
     const note = notes.get(req);
@@ -180,7 +181,7 @@ function publicEntry({ stored, ...e }: StoredEntry): JournalEntry {
     status: e.status,
     route: e.route,
     fault: e.fault && { ...e.fault },
-    received_at: e.received_at,
+    received_at: formatTimestamp(e.received_at),
     duration_ms: e.duration_ms,
   };
   if (e.note) entry.note = structuredClone(e.note);

@@ -7,6 +7,7 @@ import { schemas } from "../schemas/registry.js";
 import { checkResponse } from "./response-check.js";
 import { Reply, type RequestScope, type RouteInput, type RouteSpec } from "./route.js";
 import type { RequestProblem, ServiceModule } from "./service-module.js";
+import type { StreamFault } from "./faults.js";
 
 /** One route as served: its module, its declaration and the full path (prefix included). */
 export interface MountedRoute {
@@ -138,16 +139,19 @@ function scopeOf(req: Request, ctx: MockContext, mount: Record<string, string>):
   req.once("close", () => {
     if (!req.res?.writableFinished) controller.abort();
   });
+  // Where the request was sent: the mock's URLs point back there unless a public URL is configured.
+  const origin = `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`;
   return {
     method: req.method,
     path: req.path,
     url: req.originalUrl,
-    baseUrl: ctx.baseUrl(req),
-    tracingUrl: ctx.tracingUrl(req),
+    baseUrl: ctx.baseUrl(origin),
+    tracingUrl: ctx.tracingUrl(origin),
     mount,
     local: { address: req.socket.localAddress, port: req.socket.localPort },
     signal: controller.signal,
     sentBody: req.body,
+    streamFault: req.res?.locals.streamFault as StreamFault | undefined,
     note: (facts) => ctx.journal.annotate(req, facts),
   };
 }

@@ -1,6 +1,7 @@
 import type { Response } from "express";
 import { SCHEMA_BASE } from "../schemas/registry.js";
 import type { HttpError } from "./http-error.js";
+import type { StreamFault } from "./faults.js";
 import type { BodyProblem } from "./json-body.js";
 import type { RequestProblem } from "./service-module.js";
 
@@ -47,6 +48,8 @@ export interface RequestScope {
   signal: AbortSignal;
   /** The body as the client sent it (parsed, before validation trimmed and filled the copy): for records that show the request. */
   sentBody: unknown;
+  /** What a fault rule that hit this request does to its stream (the faults middleware runs before the handler). */
+  streamFault: StreamFault | undefined;
   /** Adds facts to this request's journal entry (the scenario that answered, near misses…). */
   note(facts: Record<string, unknown>): void;
 }

@@ -12,8 +12,14 @@ export interface FeedbackConfigRecord {
   feedback_key: string;
   feedback_config: Record<string, unknown>;
   tenant_id: string;
-  modified_at: string;
+  /** Epoch ms, formatted only by `configResponse`. */
+  modified_at: number;
   is_lower_score_better: boolean | null;
+}
+
+/** The `FeedbackConfigSchema` wire form. */
+function configResponse(c: FeedbackConfigRecord) {
+  return { ...c, modified_at: formatTimestamp(c.modified_at) };
 }
 
 interface ListQuery {
@@ -43,8 +49,8 @@ export function feedbackConfigRoutes(ctx: MockContext): RouteSpec[] {
         const needle = query.name_contains?.toLowerCase();
         const found = configs().filter((c) => (!keys || keys.has(c.feedback_key)) && (!needle || c.feedback_key.toLowerCase().includes(needle)));
         const sign = query.sort_by_desc ? -1 : 1;
-        found.sort((a, b) => sign * (a.modified_at < b.modified_at ? -1 : a.modified_at > b.modified_at ? 1 : a.feedback_key.localeCompare(b.feedback_key)));
-        return found.slice(query.offset, query.limit == null ? undefined : query.offset + query.limit);
+        found.sort((a, b) => sign * (a.modified_at - b.modified_at || a.feedback_key.localeCompare(b.feedback_key)));
+        return found.slice(query.offset, query.limit == null ? undefined : query.offset + query.limit).map(configResponse);
       },
     }),
     route<{ body: { feedback_key: string; feedback_config: Record<string, unknown>; is_lower_score_better: boolean | null } }>({
@@ -59,10 +65,10 @@ export function feedbackConfigRoutes(ctx: MockContext): RouteSpec[] {
           feedback_key: body.feedback_key,
           feedback_config: body.feedback_config,
           tenant_id: TRACING_TENANT_ID,
-          modified_at: formatTimestamp(ctx.clock.now()),
+          modified_at: ctx.clock.now(),
           is_lower_score_better: body.is_lower_score_better,
         };
-        return configs().set(record.feedback_key, record);
+        return configResponse(configs().set(record.feedback_key, record));
       },
     }),
     route<{ body: { feedback_key: string; feedback_config?: Record<string, unknown> | null; is_lower_score_better?: boolean | null } }>({
@@ -74,12 +80,12 @@ export function feedbackConfigRoutes(ctx: MockContext): RouteSpec[] {
       handler: ({ body }) => {
         const existing = configs().get(body.feedback_key);
         if (!existing) throw tracingErrors.feedbackConfigNotFound(body.feedback_key);
-        return configs().set(existing.feedback_key, {
+        return configResponse(configs().set(existing.feedback_key, {
           ...existing,
           feedback_config: body.feedback_config ?? existing.feedback_config,
           is_lower_score_better: body.is_lower_score_better === undefined ? existing.is_lower_score_better : body.is_lower_score_better,
-          modified_at: formatTimestamp(ctx.clock.now()),
-        });
+          modified_at: ctx.clock.now(),
+        }));
       },
     }),
     route<{ query: { feedback_key: string } }>({

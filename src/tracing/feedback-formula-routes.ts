@@ -19,8 +19,14 @@ export interface FeedbackFormula {
   aggregation_type: "sum" | "avg";
   formula_parts: FormulaPart[];
   id: string;
-  created_at: string;
-  modified_at: string;
+  /** Epoch ms, formatted only by `formulaResponse`. */
+  created_at: number;
+  modified_at: number;
+}
+
+/** The `FeedbackFormula` wire form (schema tracing/feedback-formula.json#/$defs/FeedbackFormula). */
+function formulaResponse(f: FeedbackFormula) {
+  return { ...f, created_at: formatTimestamp(f.created_at), modified_at: formatTimestamp(f.modified_at) };
 }
 
 type FormulaCreate = Pick<FeedbackFormula, "feedback_key" | "aggregation_type" | "formula_parts"> & { dataset_id?: string | null; session_id?: string | null };
@@ -47,7 +53,8 @@ export function feedbackFormulaRoutes(ctx: MockContext): RouteSpec[] {
       handler: ({ query }) =>
         formulas()
           .filter((f) => (query.dataset_id == null || f.dataset_id === query.dataset_id) && (query.session_id == null || f.session_id === query.session_id))
-          .slice(query.offset, query.offset + query.limit),
+          .slice(query.offset, query.offset + query.limit)
+          .map(formulaResponse),
     }),
     route<{ body: FormulaCreate }>({
       name: "feedback_formulas.create",
@@ -56,7 +63,7 @@ export function feedbackFormulaRoutes(ctx: MockContext): RouteSpec[] {
       body: `${F}FeedbackFormulaCreate`,
       responses: { 200: `${F}FeedbackFormula` },
       handler: ({ body }) => {
-        const at = formatTimestamp(ctx.clock.now());
+        const at = ctx.clock.now();
         const formula: FeedbackFormula = {
           dataset_id: body.dataset_id ?? null,
           session_id: body.session_id ?? null,
@@ -67,7 +74,7 @@ export function feedbackFormulaRoutes(ctx: MockContext): RouteSpec[] {
           created_at: at,
           modified_at: at,
         };
-        return formulas().set(formula.id, formula);
+        return formulaResponse(formulas().set(formula.id, formula));
       },
     }),
     route<{ params: { feedback_formula_id: string } }>({
@@ -76,7 +83,7 @@ export function feedbackFormulaRoutes(ctx: MockContext): RouteSpec[] {
       path: "/feedback/formulas/{feedback_formula_id}",
       params: FORMULA_PATH,
       responses: { 200: `${F}FeedbackFormula` },
-      handler: ({ params }) => existing(params.feedback_formula_id),
+      handler: ({ params }) => formulaResponse(existing(params.feedback_formula_id)),
     }),
     route<{ params: { feedback_formula_id: string }; body: Pick<FeedbackFormula, "feedback_key" | "aggregation_type" | "formula_parts"> }>({
       name: "feedback_formulas.update",
@@ -87,7 +94,7 @@ export function feedbackFormulaRoutes(ctx: MockContext): RouteSpec[] {
       responses: { 200: `${F}FeedbackFormula` },
       handler: ({ params, body }) => {
         const formula = existing(params.feedback_formula_id);
-        return formulas().set(formula.id, { ...formula, ...body, modified_at: formatTimestamp(ctx.clock.now()) });
+        return formulaResponse(formulas().set(formula.id, { ...formula, ...body, modified_at: ctx.clock.now() }));
       },
     }),
     route<{ params: { feedback_formula_id: string } }>({

@@ -11,9 +11,20 @@ export type { Feedback, FeedbackCreate };
 /** What a token URL accepts (schema `tracing/feedback-submit.json`). */
 export type Submission = SubmitBody;
 
+/**
+ * The LangSmith record as stored: the mock's own times (`created_at`, `modified_at`) in epoch ms,
+ * formatted only by `feedbackResponse`. `start_time` is the client's, kept as sent.
+ */
+export type StoredFeedback = Omit<Feedback, "created_at" | "modified_at"> & { created_at: number; modified_at: number };
+
+/** The `Feedback` wire form (schema tracing/feedback.json#/$defs/Feedback). */
+export function feedbackResponse(f: StoredFeedback): Feedback {
+  return { ...f, created_at: formatTimestamp(f.created_at), modified_at: formatTimestamp(f.modified_at) };
+}
+
 /** One recorded feedback: the LangSmith record plus what the mock knows about where it came from. */
 export interface FeedbackRecord {
-  feedback: Feedback;
+  feedback: StoredFeedback;
   /** The presigned token it came through; null for `POST /feedback`. */
   token_id: string | null;
   thread_id: string | null;
@@ -71,7 +82,7 @@ export type FeedbackUpdate = Partial<Pick<Feedback, "score" | "value" | "comment
 
 /** Applies an update: a field sent (even as null) replaces the record's, an absent one is kept. */
 export function updateFeedback(ctx: MockContext, record: FeedbackRecord, update: FeedbackUpdate): FeedbackRecord {
-  const feedback: Feedback = { ...record.feedback, modified_at: formatTimestamp(ctx.clock.now()) };
+  const feedback: StoredFeedback = { ...record.feedback, modified_at: ctx.clock.now() };
   if (update.score !== undefined) feedback.score = update.score;
   if (update.value !== undefined) feedback.value = update.value;
   if (update.comment !== undefined) feedback.comment = update.comment;
@@ -84,8 +95,8 @@ export function updateFeedback(ctx: MockContext, record: FeedbackRecord, update:
  * traces: a run is taken to be the root of its own trace (as an agent-server run is) unless the
  * client names another trace.
  */
-function newFeedback(ctx: MockContext, f: FeedbackCreate & { id: string; extra: Feedback["extra"] }): Feedback {
-  const at = formatTimestamp(ctx.clock.now());
+function newFeedback(ctx: MockContext, f: FeedbackCreate & { id: string; extra: Feedback["extra"] }): StoredFeedback {
+  const at = ctx.clock.now();
   const runId = uuid(f.run_id);
   const traceId = uuid(f.trace_id) ?? runId;
   return {

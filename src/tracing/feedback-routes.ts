@@ -1,6 +1,6 @@
 import type { MockContext } from "../context.js";
 import { listOf, object, route, UUID, type RouteSpec } from "../http/route.js";
-import { recordApiFeedback, updateFeedback, type Feedback, type FeedbackCreate, type FeedbackRecord, type FeedbackUpdate } from "./feedback-records.js";
+import { feedbackResponse, recordApiFeedback, updateFeedback, type FeedbackCreate, type FeedbackRecord, type FeedbackUpdate, type StoredFeedback } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
 
 const CREATE = "tracing/feedback-create.json#/$defs/FeedbackCreate";
@@ -41,10 +41,10 @@ export function feedbackRoutes(ctx: MockContext): RouteSpec[] {
       responses: { 200: listOf(FEEDBACK) },
       handler: ({ query }) => {
         const keep = listFilter(query);
-        const items: Feedback[] = [];
+        const items: StoredFeedback[] = [];
         for (const record of ctx.data.feedback.values()) if (keep(record.feedback)) items.push(record.feedback);
         // Newest first, as LangSmith lists; the collection holds them in arrival order.
-        return items.reverse().slice(query.offset, query.offset + query.limit);
+        return items.reverse().slice(query.offset, query.offset + query.limit).map(feedbackResponse);
       },
     }),
     route<{ params: { feedback_id: string } }>({
@@ -53,7 +53,7 @@ export function feedbackRoutes(ctx: MockContext): RouteSpec[] {
       path: "/feedback/{feedback_id}",
       params: FEEDBACK_PATH,
       responses: { 200: FEEDBACK },
-      handler: ({ params }) => existing(ctx, params.feedback_id).feedback,
+      handler: ({ params }) => feedbackResponse(existing(ctx, params.feedback_id).feedback),
     }),
     route<{ params: { feedback_id: string }; body: FeedbackUpdate }>({
       name: "feedback.update",
@@ -62,7 +62,7 @@ export function feedbackRoutes(ctx: MockContext): RouteSpec[] {
       params: FEEDBACK_PATH,
       body: UPDATE,
       responses: { 200: FEEDBACK },
-      handler: ({ params, body }) => updateFeedback(ctx, existing(ctx, params.feedback_id), body).feedback,
+      handler: ({ params, body }) => feedbackResponse(updateFeedback(ctx, existing(ctx, params.feedback_id), body).feedback),
     }),
     route<{ params: { feedback_id: string } }>({
       name: "feedback.delete",
@@ -86,7 +86,7 @@ export function feedbackRoutes(ctx: MockContext): RouteSpec[] {
         handler: ({ body }) => {
           const id = body.id ?? ctx.random.uuid4();
           if (ctx.data.feedback.has(id)) throw tracingErrors.feedbackExists(id);
-          return recordApiFeedback(ctx, body, id).feedback;
+          return feedbackResponse(recordApiFeedback(ctx, body, id).feedback);
         },
       }),
     ),
@@ -100,7 +100,7 @@ function existing(ctx: MockContext, id: string): FeedbackRecord {
 }
 
 /** Every given parameter must hold; a repeated one matches any of its values. */
-function listFilter(q: ListQuery): (f: Feedback) => boolean {
+function listFilter(q: ListQuery): (f: StoredFeedback) => boolean {
   const anyOf = (values: string[] | undefined, lower = false) => {
     const set = values && new Set(lower ? values.map((v) => v.toLowerCase()) : values);
     return (value: string | null | undefined) => !set || (value != null && set.has(value));
@@ -114,7 +114,7 @@ function listFilter(q: ListQuery): (f: Feedback) => boolean {
   const max = q.max_created_at ? Date.parse(q.max_created_at) : Infinity;
   const experiment = q.comparative_experiment_id?.toLowerCase();
   return (f) => {
-    const created = Date.parse(f.created_at);
+    const created = f.created_at;
     return (
       run(f.run_id) &&
       key(f.key) &&

@@ -1,7 +1,7 @@
 import type { MockContext } from "../context.js";
 import { object, route, UUID, type RouteSpec } from "../http/route.js";
 import { type FeedbackToken } from "./feedback-tokens.js";
-import { recordTokenFeedback, type Submission } from "./feedback-records.js";
+import { feedbackResponse, recordTokenFeedback, type Submission } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
 
 const SUBMIT = "tracing/feedback-submit.json#/$defs/";
@@ -27,7 +27,7 @@ export function submitRoutes(ctx: MockContext): RouteSpec[] {
       responses: { 200: FEEDBACK },
       public: true,
       cors: true,
-      handler: ({ params, body }) => recordTokenFeedback(ctx, liveToken(ctx, params.token), body, "POST").feedback,
+      handler: ({ params, body }) => feedbackResponse(recordTokenFeedback(ctx, liveToken(ctx, params.token), body, "POST").feedback),
     }),
     route<{ params: { token: string }; query: Submission }>({
       name: "feedback_tokens.submit_get",
@@ -39,7 +39,7 @@ export function submitRoutes(ctx: MockContext): RouteSpec[] {
       responses: { 200: FEEDBACK },
       public: true,
       cors: true,
-      handler: ({ params, query }) => recordTokenFeedback(ctx, liveToken(ctx, params.token), query, "GET").feedback,
+      handler: ({ params, query }) => feedbackResponse(recordTokenFeedback(ctx, liveToken(ctx, params.token), query, "GET").feedback),
     }),
   ];
 }

@@ -54,7 +54,8 @@ describe("the bundled deployments", () => {
   });
 
   it("timestamps are before the clock's start", () => {
-    for (const d of all) expect((d.created_at as string) < CLOCK_START).toBe(true);
+    // Stored as epoch ms (formatted only on the wire).
+    for (const d of all) expect(d.created_at as number).toBeLessThan(Date.parse(CLOCK_START));
   });
 });
 
@@ -75,6 +76,25 @@ describe("fixture entries are completed coherently", () => {
     expect((await request(app).get(`/v2/deployments?tag_value_ids=${ACME_CORP}`).expect(200)).body.resources).toHaveLength(1);
     const revisions = (await request(app).get(`/v2/deployments/${d.id}/revisions`).expect(200)).body.resources;
     expect(revisions).toEqual([expect.objectContaining({ id: d.latest_revision_id, status: "DEPLOYED", source_revision_config: d.source_revision_config })]);
+  });
+
+  it("fixture timestamps in any ISO form are answered in the service's form and ordered by instant, not by text", async () => {
+    // 10:00+02:00 is 08:00Z: earlier than 09:00Z although its text sorts after it.
+    const app = createApp({
+      seed: 3,
+      fixtures: [
+        "fixtures/organization.json",
+        "fixtures/integrations.json",
+        { deployments: [{ name: "east", source: "internal_docker", created_at: "2025-06-01T10:00:00+02:00" }, { name: "utc", source: "internal_docker", created_at: "2025-06-01T09:00:00Z" }] },
+      ],
+    });
+    const list = (await request(app).get("/v2/deployments").expect(200)).body.resources;
+    expect(list.map((d: { name: string; created_at: string }) => [d.name, d.created_at])).toEqual([
+      ["utc", "2025-06-01T09:00:00.000000+00:00"],
+      ["east", "2025-06-01T08:00:00.000000+00:00"],
+    ]);
+    const one = (await request(app).get(`/v2/deployments/${list[1].id}`).expect(200)).body;
+    expect(one.created_at).toBe("2025-06-01T08:00:00.000000+00:00");
   });
 
   it("the same seed gives the same fixture records; generation does not depend on other entries", async () => {
