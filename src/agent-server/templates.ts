@@ -67,10 +67,22 @@ export function renderTemplates(value: unknown, scope: TemplateScope, path: (str
   if (Array.isArray(value)) return value.map((item, i) => renderTemplates(item, scope, [...path, i]));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) setOwn(out, key, renderTemplates(value[key], scope, [...path, key]));
+    for (const key of Object.keys(value)) {
+      // Keys may be templated too: real payloads key data by ids (`messages/metadata` by message id).
+      const name = key.includes("{{") ? renderKey(key, scope, [...path, key]) : key;
+      setOwn(out, name, renderTemplates(value[key], scope, [...path, key]));
+    }
     return out;
   }
   return value;
+}
+
+/** An object key with templates: always text (a non-string value is written as compact JSON). */
+function renderKey(key: string, scope: TemplateScope, path: (string | number)[]): string {
+  return key.replace(TEMPLATE, (_m, expr: string) => {
+    const result = evaluate(expr, scope, path);
+    return typeof result === "string" ? result : JSON.stringify(result);
+  });
 }
 
 function evaluate(expr: string, scope: TemplateScope, path: (string | number)[]): unknown {
@@ -176,5 +188,10 @@ function isFakerData(value: unknown): boolean {
 function walkStrings(value: unknown, path: (string | number)[], visit: (text: string, path: (string | number)[]) => void): void {
   if (typeof value === "string") visit(value, path);
   else if (Array.isArray(value)) value.forEach((item, i) => walkStrings(item, [...path, i], visit));
-  else if (isPlainObject(value)) for (const key of Object.keys(value)) walkStrings(value[key], [...path, key], visit);
+  else if (isPlainObject(value)) {
+    for (const key of Object.keys(value)) {
+      if (key.includes("{{")) visit(key, [...path, key]);
+      walkStrings(value[key], [...path, key], visit);
+    }
+  }
 }

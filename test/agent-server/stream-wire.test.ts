@@ -162,7 +162,7 @@ describe("the run stream on the wire", () => {
         events: [
           {
             event: "values",
-            data: { run: "{{run_id}}", thread: "{{thread_id}}", turn: "{{turn}}", input: "{{input}}", said: "You said {{input.text}} ({{metadata.n}})", name: "{{faker.person.firstName}}", msg: "{{id.m}}", cfg: "{{config.configurable.user}}" },
+            data: { run: "{{run_id}}", thread: "{{thread_id}}", turn: "{{turn}}", input: "{{input}}", said: "You said {{input.text}} ({{metadata.n}})", name: "{{faker.person.firstName}}", msg: "{{id.m}}", cfg: "{{config.configurable.user}}", keyed: { "m-{{id.m}}": 1, "{{turn}}": "t" } },
           },
         ],
       },
@@ -174,6 +174,9 @@ describe("the run stream on the wire", () => {
     expect(data).toMatchObject({ run: (meta!.data as { run_id: string }).run_id, thread: tid, turn: 1, input: { text: "hi", n: [1, 2] }, said: "You said hi (3)", cfg: "u1" });
     expect(data.name).toMatch(/^[A-Z][a-z]+/);
     expect(data.msg).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5/);
+    // Keys are templated too, always as text.
+    expect(data.keyed).toEqual({ [`m-${String(data.msg)}`]: 1, "1": "t" });
+    expect(() => createApp({ fixtures: false, scenarios: [{ name: "bad-key", events: [{ event: "values", data: { "{{nope}}": 1 } }] }] })).toThrow("{{nope}}");
     const b = app([{ name: "needs-text", events: [{ event: "values", data: { t: "{{input.text}}" } }] }]);
     const tid2 = await newThread(b);
     const bad = await request(b).post(`/threads/${tid2}/runs/stream`).send({ assistant_id: "agent", input: {} }).expect(422);
