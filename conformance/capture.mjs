@@ -1,19 +1,24 @@
 // Captures the conformance transcripts: starts the open-source JS in-memory Agent Server (`langgraphjs dev`)
-// on 127.0.0.1 with the deterministic graph in graph/, puts a recording proxy in front of it, runs the fixed
-// client session (../test/support/conformance-session.ts) through the proxy with @langchain/langgraph-sdk,
-// and writes what crossed the wire to transcripts/. Loopback only; nothing is installed at run time.
+// on 127.0.0.1 with the deterministic graph in graph/, puts a transcript-recording proxy in front of it, runs
+// the fixed client session (../test/support/conformance-session.ts) through the proxy with
+// @langchain/langgraph-sdk, and writes what crossed the wire to transcripts/.
 //
-// Usage (in this folder): npm ci && npm run capture
+// Then, on a fresh server, the same session once more through the mock's recorder
+// (`node ../dist/cli.js record --target <server> --out recordings/`), with the transcript proxy in front
+// of the recorder: recordings/ gets the scenario files the recorder wrote, transcripts/ the transcript the
+// client saw through it (js-inmem-server.via-recorder*.json). Loopback only; nothing is installed at run time.
+//
+// Usage (in this folder): npm ci && (cd .. && npm run build) && npm run capture
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, request as httpRequest } from "node:http";
+import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const host = "127.0.0.1";
 /** Whole-capture bound: a hung server must not hang the script. */
-const CAPTURE_TIMEOUT_MS = 180_000;
+const CAPTURE_TIMEOUT_MS = 360_000;
 /** How long the dev server may take to answer /ok (it type-checks the graph to extract schemas). */
 const STARTUP_TIMEOUT_MS = 90_000;
 
@@ -21,11 +26,18 @@ if (!existsSync(join(here, "node_modules", "@langchain", "langgraph-cli"))) {
   console.error("conformance/node_modules is missing: run `npm ci` in conformance/ first.");
   process.exit(1);
 }
+const mockCli = join(here, "..", "dist", "cli.js");
+if (!existsSync(mockCli)) {
+  console.error("../dist/cli.js is missing: run `npm run build` in the project's root first (the recorder pass uses it).");
+  process.exit(1);
+}
 
 const { Client } = await import("@langchain/langgraph-sdk");
 const { tsImport } = await import("tsx/esm/api");
 const { runConformanceSession } = await tsImport("../test/support/conformance-session.ts", import.meta.url);
 const { normaliseTranscript } = await tsImport("../test/support/transcript-normalise.ts", import.meta.url);
+// The same proxy the project's conformance tests put in front of the mock, so both sides are taken alike.
+const { startRecordingProxy } = await tsImport("../test/support/recording-proxy.ts", import.meta.url);
 
 /** A port the OS says is free now; the dev server binds it a moment later. */
 function freePort() {
@@ -105,130 +117,108 @@ async function waitForOk(baseUrl, child) {
   throw new Error(`the dev server did not answer ${baseUrl}/ok within ${STARTUP_TIMEOUT_MS} ms`);
 }
 
-/** Request headers worth keeping: the ones a server's behaviour depends on. */
-const KEPT_REQUEST_HEADERS = ["content-type", "accept", "last-event-id", "cache-control"];
-
-function parseBody(text, contentType) {
-  if (text === "") return null;
-  if (contentType.includes("text/event-stream")) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function headerRecord(headers) {
-  const out = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return out;
-}
-
 /**
- * A pass-through HTTP proxy that records every exchange byte-faithfully (bodies decoded as UTF-8).
- * Exchanges are recorded in request order; the step label is the one current when the request arrived.
+ * Starts the mock's recorder (`agent-platform-mock record`) as a child process in front of `targetUrl`,
+ * writing into `outDir`; resolves with its URL once it prints `Listening on …`.
  */
-function startRecordingProxy(upstreamPort) {
-  const exchanges = [];
-  const pending = new Set();
-  let step = "(before the session)";
-  const server = createServer((req, res) => {
-    const exchange = { step, request: null, response: null };
-    exchanges.push(exchange);
-    const done = new Promise((resolve) => {
-      const body = [];
-      req.on("data", (chunk) => body.push(chunk));
-      req.on("end", () => {
-        const requestText = Buffer.concat(body).toString("utf8");
-        const requestHeaders = {};
-        for (const name of KEPT_REQUEST_HEADERS) if (req.headers[name] !== undefined) requestHeaders[name] = String(req.headers[name]);
-        exchange.request = { method: req.method, path: req.url, headers: requestHeaders, body: parseBody(requestText, req.headers["content-type"] ?? "") };
-        const upstream = httpRequest(
-          { host, port: upstreamPort, method: req.method, path: req.url, headers: { ...req.headers, host: `${host}:${upstreamPort}` } },
-          (upstreamRes) => {
-            res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.rawHeaders);
-            const chunks = [];
-            upstreamRes.on("data", (chunk) => {
-              chunks.push(chunk);
-              res.write(chunk);
-            });
-            upstreamRes.on("end", () => {
-              res.end();
-              const headers = headerRecord(upstreamRes.headers);
-              exchange.response = {
-                status: upstreamRes.statusCode,
-                headers,
-                body: parseBody(Buffer.concat(chunks).toString("utf8"), headers["content-type"] ?? ""),
-              };
-              resolve();
-            });
-          },
-        );
-        upstream.on("error", (error) => {
-          exchange.response = { status: 0, headers: {}, body: `proxy: upstream error ${error.message}` };
-          res.destroy();
-          resolve();
-        });
-        upstream.end(Buffer.concat(body));
-      });
-    });
-    pending.add(done);
-    done.then(() => pending.delete(done));
+function startMockRecorder(targetUrl, outDir, log) {
+  rmSync(outDir, { recursive: true, force: true });
+  const child = spawn(process.execPath, [mockCli, "record", "--target", targetUrl, "--out", outDir, "--port", "0", "--host", host], {
+    cwd: here,
+    env: serverEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  return new Promise((resolve) => {
-    server.listen(0, host, () => {
-      resolve({
-        baseUrl: `http://${host}:${server.address().port}`,
-        exchanges,
-        setStep: (name) => (step = name),
-        settle: () => Promise.all([...pending]),
-        close: () => new Promise((r) => server.close(() => r())),
-      });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += String(chunk);
+      log.push(`[recorder] ${String(chunk)}`);
+      const listening = /Listening on (http:\/\/\S+)/.exec(out);
+      if (listening) resolve({ child, url: listening[1] });
     });
+    child.stderr.on("data", (chunk) => log.push(`[recorder] ${String(chunk)}`));
+    child.once("exit", (code) => reject(new Error(`the recorder exited with code ${code} before listening`)));
   });
 }
 
-const port = await freePort();
-const upstreamUrl = `http://${host}:${port}`;
-const { child, log } = startServer(port);
-const watchdog = setTimeout(() => {
-  console.error(`capture did not finish within ${CAPTURE_TIMEOUT_MS} ms; stopping the server`);
-  stopServer(child).then(() => process.exit(2));
-}, CAPTURE_TIMEOUT_MS);
+/** Stops the recorder with SIGTERM: it finishes writing every ended run, then exits. */
+function stopMockRecorder(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
 
-let proxy;
-try {
-  await waitForOk(upstreamUrl, child);
-  proxy = await startRecordingProxy(port);
-  // No retries: a refused call is recorded once, and the SDK's randomised backoff never runs.
-  const client = new Client({ apiUrl: proxy.baseUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
-  await runConformanceSession({ client, baseUrl: proxy.baseUrl, step: proxy.setStep });
-  await proxy.settle();
+/** Runs the session through a transcript proxy in front of `upstream`; returns the raw transcript. */
+async function captureSession(upstream, baseUrls) {
+  const proxy = await startRecordingProxy(upstream);
+  try {
+    // No retries: a refused call is recorded once, and the SDK's randomised backoff never runs.
+    const client = new Client({ apiUrl: proxy.baseUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
+    await runConformanceSession({ client, baseUrl: proxy.baseUrl, step: proxy.setStep });
+    await proxy.settle();
+    return {
+      server: Object.fromEntries(
+        ["@langchain/langgraph-cli", "@langchain/langgraph-api", "@langchain/langgraph", "@langchain/core", "@langchain/langgraph-sdk"].map((name) => [name, packageVersion(name)]),
+      ),
+      // Every origin of the chain sits on a port chosen at run time; normalising turns each into <base-url>.
+      baseUrls: [proxy.baseUrl, ...baseUrls],
+      exchanges: proxy.exchanges,
+    };
+  } finally {
+    await proxy.close();
+  }
+}
 
-  const transcript = {
-    server: Object.fromEntries(
-      ["@langchain/langgraph-cli", "@langchain/langgraph-api", "@langchain/langgraph", "@langchain/core", "@langchain/langgraph-sdk"].map((name) => [name, packageVersion(name)]),
-    ),
-    // The proxy and the server each sit on a port chosen at run time; normalising turns both into <base-url>.
-    baseUrls: [proxy.baseUrl, upstreamUrl],
-    exchanges: proxy.exchanges,
-  };
+function writeTranscript(name, transcript) {
   const outDir = join(here, "transcripts");
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, "js-inmem-server.json"), `${JSON.stringify(transcript, null, 2)}\n`);
-  const normal = normaliseTranscript(transcript);
-  writeFileSync(join(outDir, "js-inmem-server.normalised.json"), `${JSON.stringify(normal, null, 2)}\n`);
-  console.log(`captured ${transcript.exchanges.length} exchanges into ${outDir}`);
+  writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify(transcript, null, 2)}\n`);
+  writeFileSync(join(outDir, `${name}.normalised.json`), `${JSON.stringify(normaliseTranscript(transcript), null, 2)}\n`);
+  console.log(`captured ${transcript.exchanges.length} exchanges into transcripts/${name}.json`);
+}
+
+/** Starts a fresh dev server, runs `work(upstreamUrl, log)`, and stops the server whatever happens. */
+async function withServer(work) {
+  const port = await freePort();
+  const upstreamUrl = `http://${host}:${port}`;
+  const { child, log } = startServer(port);
+  try {
+    await waitForOk(upstreamUrl, child);
+    return await work(upstreamUrl, log);
+  } catch (error) {
+    console.error("--- dev server output ---\n" + log.join(""));
+    throw error;
+  } finally {
+    await stopServer(child);
+    rmSync(join(here, ".langgraph_api"), { recursive: true, force: true });
+  }
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`capture did not finish within ${CAPTURE_TIMEOUT_MS} ms`);
+  process.exit(2);
+}, CAPTURE_TIMEOUT_MS);
+
+try {
+  // 1. The session straight against the JS server.
+  await withServer(async (upstreamUrl) => writeTranscript("js-inmem-server", await captureSession(upstreamUrl, [upstreamUrl])));
+  // 2. The same session on a fresh server, through the mock's recorder.
+  await withServer(async (upstreamUrl, log) => {
+    const recorder = await startMockRecorder(upstreamUrl, join(here, "recordings"), log);
+    let transcript;
+    try {
+      transcript = await captureSession(recorder.url, [recorder.url, upstreamUrl]);
+    } finally {
+      await stopMockRecorder(recorder.child);
+    }
+    writeTranscript("js-inmem-server.via-recorder", transcript);
+    console.log(log.filter((line) => line.startsWith("[recorder] Recorded")).join("").trim());
+  });
 } catch (error) {
   console.error("capture failed:", error);
-  console.error("--- dev server output ---\n" + log.join(""));
   process.exitCode = 1;
 } finally {
   clearTimeout(watchdog);
-  await proxy?.close();
-  await stopServer(child);
-  rmSync(join(here, ".langgraph_api"), { recursive: true, force: true });
 }

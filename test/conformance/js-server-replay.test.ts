@@ -6,13 +6,14 @@ import { runConformanceSession } from "../support/conformance-session.js";
 import { startRecordingProxy, type RecordingProxy } from "../support/recording-proxy.js";
 import { normaliseTranscript, type Transcript } from "../support/transcript-normalise.js";
 import { diffTranscripts, type TranscriptDifference } from "../support/transcript-diff.js";
+import { ALLOWANCES, claims } from "../support/conformance-allowances.js";
 
 /**
  * Issue 9 item 5: the conformance session (test/support/conformance-session.ts) replayed against the mock,
  * which plays conformance/scenarios/agent.yaml (the graph the JS server ran), compared with the committed
  * transcript of the open-source JS in-memory Agent Server (conformance/transcripts/), both normalised.
  *
- * Every difference must be claimed by an allowance below naming its note in
+ * Every difference must be claimed by an allowance (test/support/conformance-allowances.ts) naming its note in
  * docs/decisions/conformance-js-vs-python.md; an unclaimed difference fails, and so does an allowance that
  * claims nothing (the list stays honest when the mock changes). `gap: true` marks what the note says the
  * mock does not do yet (it follows neither server there).
@@ -21,79 +22,6 @@ import { diffTranscripts, type TranscriptDifference } from "../support/transcrip
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
 const JS = JSON.parse(read("../../conformance/transcripts/js-inmem-server.normalised.json")) as Transcript;
 const DECISIONS = read("../../docs/decisions/conformance-js-vs-python.md");
-
-interface Allowance {
-  /** The numbered note of docs/decisions/conformance-js-vs-python.md that explains the difference. */
-  note: number;
-  /** Session steps it applies to (default: every step). */
-  steps?: RegExp;
-  /** Paths of the differences it claims (TranscriptDifference.path). */
-  paths: RegExp;
-  /** Only differences with exactly these two values (JS, mock). */
-  values?: [unknown, unknown];
-  /** The note says the mock does not do this yet. */
-  gap?: true;
-}
-
-const STREAM_STEPS = /^runs\.(stream|joinStream)/;
-const THREAD_STREAM_STEPS = /^runs\.stream (values|resume|resumable)/;
-const RUN_STEPS = /^runs\.(list|get|create background)$|^runs\.(list|get|create background)/;
-const STATE_STEPS = /^threads\.(getState|getHistory)/;
-const THREAD_STEPS = /^threads\.(create|get|search|copy)\b(?!.*State|.*History)/;
-const ERROR_JSON_TYPE = /^error: (threads\.get unknown thread|runs\.stream on an unknown thread|runs\.create with an unknown assistant|threads\.create duplicate id)$/;
-
-const ALLOWANCES: Allowance[] = [
-  // Streams
-  { note: 1, steps: STREAM_STEPS, paths: /^response\.body\.(lineEnding|multiLineData)$/ },
-  { note: 2, steps: /^runs\.(stream values|stream resume)/, paths: /^response\.body\.(hasIds|blocks\.\d+\(\w+(-\w+)?\)\.id)$/ },
-  // The session's `lastEventId: "1"` is a JS id; the mock's ids are `<ms>-<seq>`, so it names no event and
-  // the join replays the resumable run from its start (as a Redis stream read after "1" would).
-  { note: 2, steps: /^runs\.joinStream resumable with lastEventId$/, paths: /^response\.body\.blocks\./ },
-  { note: 4, steps: STREAM_STEPS, paths: /^response\.headers\.(cache-control|content-type|x-accel-buffering|keep-alive)$/ },
-  { note: 5, steps: THREAD_STREAM_STEPS, paths: /^response\.headers\.location$/ },
-  { note: 6, steps: /^runs\.joinStream/, paths: /^response\.headers\.content-location$/ },
-  { note: 8, steps: /^runs\.stream stateless/, paths: /^response\.body\.blocks\.1\(messages\/complete\)$/ },
-  { note: 9, steps: /^runs\.stream stateless/, paths: /^response\.body\.blocks\.\d+\(error\)$/ },
-  { note: 10, steps: /^runs\.joinStream background run$/, paths: /^response\.body$/ },
-  // Runs
-  { note: 11, steps: /^runs\.wait/, paths: /^response\.headers\.(content-type|transfer-encoding|content-length)$/ },
-  { note: 12, steps: RUN_STEPS, paths: /^response\.body(\.\d+)?\.multitask_strategy$/ },
-  { note: 13, steps: RUN_STEPS, paths: /^response\.body(\.\d+)?\.(metadata|kwargs)\./ },
-  { note: 33, steps: /^runs\.(wait|join background)/, paths: /^response\.body\.(messages|__interrupt__)$/ },
-  { note: 34, steps: /^runs\.list$/, paths: /^response\.body\.\d+\.kwargs\.(input|command|stream_mode\.\d+)$/ },
-  // Threads, history, checkpoints
-  { note: 16, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.metadata\.(ls_integration|created_by|purpose|writes|langgraph_request_id)$/ },
-  { note: 16, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.metadata\.langgraph_(version|plan|host|api_url)$/, gap: true },
-  // The server's URL in the graph's message metadata: no scenario template names the mock's own origin.
-  { note: 16, steps: /^runs\.stream (values|stateless)/, paths: /\.langgraph_api_url$/, gap: true },
-  { note: 18, steps: /^threads\.copy$/, paths: /^response\.body\.metadata\.thread_id$/ },
-  { note: 35, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.interrupts$/ },
-  { note: 36, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.tasks\.\d+(\.result)?$/, gap: true },
-  { note: 36, steps: /^threads\.getHistory (default limit|of the copy)$/, paths: /^response\.body\.[34]\.values\.messages$/, gap: true },
-  { note: 37, steps: THREAD_STEPS, paths: /^response\.body(\.\d+)?\.(state_updated_at|values|interrupts|config\.configurable)$/ },
-  // Search and pagination
-  { note: 20, steps: /^assistants\.search/, paths: /^response\.headers\.x-pagination-total$/, gap: true },
-  { note: 21, paths: /^response\.headers\.access-control-(allow-origin|expose-headers)$/ },
-  { note: 38, paths: /^response\.headers\.content-type$/, values: ["application/json", "application/json; charset=utf-8"] },
-  // Errors
-  { note: 22, steps: /^error: threads\.get unknown thread$/, paths: /^response\.body$/ },
-  { note: 23, steps: /^error: runs\.stream on an unknown thread$/, paths: /^response\.(status|body)$/ },
-  { note: 24, steps: /^error: runs\.create with an unknown assistant$/, paths: /^response\.(status|body)$/ },
-  { note: 25, steps: /^error: threads\.get with a malformed id$/, paths: /^response\.(status|body\.(success|error|detail))$/, gap: true },
-  { note: 26, steps: /^error: threads\.create duplicate id$/, paths: /^response\.body$/, gap: true },
-  { note: 27, steps: /^error: runs\.create with an invalid body$/, paths: /^response\.(status|body\.(success|error|detail))$/ },
-  { note: 28, steps: ERROR_JSON_TYPE, paths: /^response\.headers\.content-type$/ },
-  { note: 28, steps: /^store\.(put|delete)Item$/, paths: /^response\.headers\.content-type$/ },
-  // Crons, store, system, assistants
-  { note: 29, steps: /^crons\./, paths: /^response\./ },
-  { note: 31, steps: /^system: GET \/info$/, paths: /^response\.body\./ },
-  { note: 39, steps: /^assistants\.(getGraph|getSchemas)/, paths: /^response\.(status|body\.)/, gap: true },
-];
-
-function claims(allowance: Allowance, difference: TranscriptDifference): boolean {
-  if (allowance.values !== undefined && JSON.stringify([difference.expected, difference.actual]) !== JSON.stringify(allowance.values)) return false;
-  return (allowance.steps?.test(difference.step) ?? true) && allowance.paths.test(difference.path);
-}
 
 const show = (value: unknown) => (value === undefined ? "(absent)" : JSON.stringify(value).slice(0, 160));
 

@@ -66,10 +66,10 @@ describe("normaliseTranscript", () => {
     expect(only?.response.body).toMatchObject({ blocks: [{ event: "values", id: "<event-id:1>", data: {} }] });
   });
 
-  it("reproduces the committed normal form of the captured JS in-memory server transcript", () => {
+  it.each(["js-inmem-server", "js-inmem-server.via-recorder"])("reproduces the committed normal form of the captured transcript %s", (name) => {
     // conformance/capture.mjs writes both files; this keeps them and the normaliser in step.
-    const raw = JSON.parse(readFileSync(new URL("../../conformance/transcripts/js-inmem-server.json", import.meta.url), "utf8")) as Transcript;
-    const committed = JSON.parse(readFileSync(new URL("../../conformance/transcripts/js-inmem-server.normalised.json", import.meta.url), "utf8")) as unknown;
+    const raw = JSON.parse(readFileSync(new URL(`../../conformance/transcripts/${name}.json`, import.meta.url), "utf8")) as Transcript;
+    const committed = JSON.parse(readFileSync(new URL(`../../conformance/transcripts/${name}.normalised.json`, import.meta.url), "utf8")) as unknown;
     expect(normaliseTranscript(raw)).toEqual(committed);
   });
 });
