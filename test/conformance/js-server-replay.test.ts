@@ -64,6 +64,12 @@ describe("the conformance session against the mock, compared with the JS in-memo
     expect(ALLOWANCES.map((a) => a.note).filter((n) => !notes.has(n))).toEqual([]);
   });
 
+  it("marks as gaps exactly the notes the decisions document lists as not done yet", () => {
+    const listed = /do what it should yet \(today: notes ([\d, and]+)\)/.exec(DECISIONS.replace(/\s+/g, " "))?.[1];
+    const gaps = [...new Set(ALLOWANCES.filter((a) => a.gap).map((a) => a.note))].sort((x, y) => x - y);
+    expect(listed?.split(/, | and /).map(Number)).toEqual(gaps);
+  });
+
   it("still differs where the mock follows production, so the comparison has teeth", () => {
     // Production's SSE framing (note 1) and error bodies (note 22) are the mock's: the diff must see them.
     expect(differences).toContainEqual(expect.objectContaining({ step: "runs.stream resume via command, values+updates", path: "response.body.lineEnding", expected: "\n", actual: "\r\n" }));
