@@ -31,7 +31,7 @@ describe("the conformance session against the mock, compared with the JS in-memo
   let differences: TranscriptDifference[];
 
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, seed: 7, fixtures: false, scenarios: [new URL("../../conformance/scenarios", import.meta.url).pathname] });
+    mock = await startMockServer({ port: 0, seed: 7, fixtures: [new URL("../../conformance/fixtures/graphs.json", import.meta.url).pathname], scenarios: [new URL("../../conformance/scenarios", import.meta.url).pathname] });
     proxy = await startRecordingProxy(mock.url);
     // As the capture: no retries, so a refusal is one exchange on both sides.
     const client = new Client({ apiUrl: proxy.baseUrl, apiKey: null, callerOptions: { maxRetries: 0 } });

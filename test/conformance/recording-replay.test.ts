@@ -56,7 +56,7 @@ describe("a session recorded from the JS in-memory server through the recorder, 
   let differences: TranscriptDifference[];
 
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, seed: 7, fixtures: false, scenarios: [new URL("../../conformance/recordings", import.meta.url).pathname] });
+    mock = await startMockServer({ port: 0, seed: 7, fixtures: [new URL("../../conformance/fixtures/graphs.json", import.meta.url).pathname], scenarios: [new URL("../../conformance/recordings", import.meta.url).pathname] });
     proxy = await startRecordingProxy(mock.url);
     const client = new Client({ apiUrl: proxy.baseUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
     await runConformanceSession({ client, baseUrl: proxy.baseUrl, step: proxy.setStep });
