@@ -179,11 +179,16 @@ function writeTranscript(name, transcript) {
   console.log(`captured ${transcript.exchanges.length} exchanges into transcripts/${name}.json`);
 }
 
+/** The dev server and the recorder of the pass under way, for the watchdog to stop. */
+let currentServer = null;
+let currentRecorder = null;
+
 /** Starts a fresh dev server, runs `work(upstreamUrl, log)`, and stops the server whatever happens. */
 async function withServer(work) {
   const port = await freePort();
   const upstreamUrl = `http://${host}:${port}`;
   const { child, log } = startServer(port);
+  currentServer = child;
   try {
     await waitForOk(upstreamUrl, child);
     return await work(upstreamUrl, log);
@@ -192,13 +197,15 @@ async function withServer(work) {
     throw error;
   } finally {
     await stopServer(child);
+    currentServer = null;
     rmSync(join(here, ".langgraph_api"), { recursive: true, force: true });
   }
 }
 
 const watchdog = setTimeout(() => {
-  console.error(`capture did not finish within ${CAPTURE_TIMEOUT_MS} ms`);
-  process.exit(2);
+  console.error(`capture did not finish within ${CAPTURE_TIMEOUT_MS} ms; stopping the server`);
+  currentRecorder?.kill("SIGKILL");
+  void (currentServer ? stopServer(currentServer) : Promise.resolve()).then(() => process.exit(2));
 }, CAPTURE_TIMEOUT_MS);
 
 try {
@@ -207,11 +214,13 @@ try {
   // 2. The same session on a fresh server, through the mock's recorder.
   await withServer(async (upstreamUrl, log) => {
     const recorder = await startMockRecorder(upstreamUrl, join(here, "recordings"), log);
+    currentRecorder = recorder.child;
     let transcript;
     try {
       transcript = await captureSession(recorder.url, [recorder.url, upstreamUrl]);
     } finally {
       await stopMockRecorder(recorder.child);
+      currentRecorder = null;
     }
     writeTranscript("js-inmem-server.via-recorder", transcript);
     console.log(log.filter((line) => line.startsWith("[recorder] Recorded")).join("").trim());
