@@ -1,4 +1,7 @@
+import type { MockContext } from "../context.js";
 import { object, reply, route, UUID, type RouteSpec } from "../http/route.js";
+import type { RunService } from "./runs.js";
+import { deleteThread } from "./threads-routes.js";
 import { isUuid } from "../core/random.js";
 import { assistantResponse, defaultAssistantId, versionResponse, type AssistantCreateInput, type AssistantPatchInput, type Assistants } from "./assistants.js";
 import type { GraphCatalog } from "./graphs.js";
@@ -22,7 +25,7 @@ const RECURSE_QUERY = { type: "object", properties: { recurse: { type: "boolean"
  * version), delete, versions and set-latest, and the graph, schemas and subgraphs of an assistant's
  * graph as the `graphs` fixtures describe it.
  */
-export function assistantsRoutes(assistants: Assistants, graphs: GraphCatalog): RouteSpec[] {
+export function assistantsRoutes(ctx: MockContext, assistants: Assistants, graphs: GraphCatalog, runs: RunService): RouteSpec[] {
   const matches = (a: { graph_id: string; name: string; metadata: Record<string, unknown> }, f: { graph_id?: string; name?: string; metadata?: Record<string, unknown> }) =>
     (!f.graph_id || a.graph_id === f.graph_id) && (!f.name || a.name.toLowerCase().includes(f.name.toLowerCase())) && (!f.metadata || contains(a.metadata, f.metadata));
   return [
@@ -86,8 +89,13 @@ export function assistantsRoutes(assistants: Assistants, graphs: GraphCatalog): 
       params: ID_PATH,
       query: { type: "object", properties: { delete_threads: { type: "boolean", default: false } } },
       responses: { 204: null, ...errors(404, 422) },
-      handler: ({ params }) => {
+      handler: ({ params, query }) => {
         assistants.delete(params.assistant_id);
+        // The document: `delete_threads` deletes every thread whose metadata names the assistant, with its runs and checkpoints.
+        if (query.delete_threads) {
+          const id = params.assistant_id.toLowerCase();
+          for (const thread of ctx.data.threads.filter((t) => t.metadata.assistant_id === id)) deleteThread(ctx, runs, thread.thread_id);
+        }
         return reply(204);
       },
     }),

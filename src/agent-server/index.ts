@@ -89,7 +89,7 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer, fixtures
       ...threadsRoutes(ctx, agent.runs),
       ...threadOperationsRoutes(ctx, agent.runs),
       ...threadStateRoutes(ctx),
-      ...assistantsRoutes(agent.assistants, agent.graphs),
+      ...assistantsRoutes(ctx, agent.assistants, agent.graphs, agent.runs),
       ...runsRoutes(ctx, agent.runs),
       ...a2aRoutes(ctx, agent.runs),
       ...mcpRoutes(ctx, agent.runs, agent.scenarios),

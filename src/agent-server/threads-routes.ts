@@ -42,6 +42,15 @@ export function requireThread(ctx: MockContext, threadId: string): ThreadRecord 
   return thread;
 }
 
+/** Deletes a thread with everything of it: its active runs are cancelled, its runs and checkpoints go. */
+export function deleteThread(ctx: MockContext, runs: RunService, threadId: string): void {
+  runs.deleteThread(threadId);
+  const runRecords = ctx.data.runs;
+  for (const run of runRecords.filter((r) => r.thread_id === threadId)) runRecords.delete(run.run_id);
+  ctx.data.threads.delete(threadId);
+  deleteCheckpoints(ctx, threadId);
+}
+
 /** `POST /threads`, `GET|PATCH|DELETE /threads/{id}`, `POST /threads/search`. */
 export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
   const threads = ctx.data.threads;
@@ -122,14 +131,7 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       path: "/threads/{thread_id}",
       params: THREAD_PATH,
       responses: { 204: null, ...errors(404, 422) },
-      handler: ({ params }) => {
-        const thread = requireThread(ctx, params.thread_id);
-        runs.deleteThread(thread.thread_id);
-        const runRecords = ctx.data.runs;
-        for (const run of runRecords.filter((r) => r.thread_id === thread.thread_id)) runRecords.delete(run.run_id);
-        threads.delete(thread.thread_id);
-        deleteCheckpoints(ctx, thread.thread_id);
-      },
+      handler: ({ params }) => deleteThread(ctx, runs, requireThread(ctx, params.thread_id).thread_id),
     }),
   ];
 }

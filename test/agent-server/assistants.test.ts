@@ -91,6 +91,28 @@ describe("assistants over HTTP", () => {
     await request(app).post(`/threads/${tid}/runs/wait`).send({ assistant_id: assistant.assistant_id, input: {} }).expect(404, { detail: "Thread or assistant not found." });
   });
 
+  it("delete with delete_threads also deletes the threads whose metadata names the assistant, with their runs and checkpoints", async () => {
+    const kept = (await request(app).post("/assistants").send({ graph_id: "agent" }).expect(200)).body.assistant_id as string;
+    const gone = (await request(app).post("/assistants").send({ graph_id: "agent" }).expect(200)).body.assistant_id as string;
+    const [onKept, onGone, onDefault, idle] = [await newThread(app), await newThread(app), await newThread(app), await newThread(app)];
+    // echo-config answers the model the run is configured with.
+    const run = { input: {}, config: { configurable: { model: "m" } } };
+    await request(app).post(`/threads/${onKept}/runs/wait`).send({ assistant_id: kept, ...run }).expect(200);
+    await request(app).post(`/threads/${onGone}/runs/wait`).send({ assistant_id: gone, ...run }).expect(200);
+    await request(app).post(`/threads/${onDefault}/runs/wait`).send({ assistant_id: "agent", ...run }).expect(200);
+    const [goneRun] = (await request(app).get(`/threads/${onGone}/runs`).expect(200)).body;
+
+    // Without the flag the threads stay.
+    await request(app).delete(`/assistants/${kept}`).expect(204);
+    await request(app).get(`/threads/${onKept}`).expect(200);
+
+    await request(app).delete(`/assistants/${gone}?delete_threads=true`).expect(204);
+    await request(app).get(`/threads/${onGone}`).expect(404, { detail: "Not Found" });
+    await request(app).get(`/threads/${onGone}/runs/${goneRun.run_id}`).expect(404);
+    expect((await request(app).get(`/threads/${onGone}/history`).expect(404)).body).toEqual({ detail: "Not Found" });
+    for (const tid of [onKept, onDefault, idle]) await request(app).get(`/threads/${tid}`).expect(200);
+  });
+
   it("graph (xray), schemas and subgraphs come from the graphs fixture; the graph route takes a graph name too", async () => {
     const graph = (await request(app).get("/assistants/agent/graph").expect(200)).body;
     expect(graph.nodes.map((n: { id: string }) => n.id)).toContain("researcher");
