@@ -155,12 +155,47 @@ function draw(d: Description, depth: number, prefix: string): { nodes: DrawnNode
       continue;
     }
     const inner = draw(sub, depth - 1, `${prefix}${n.id}:`);
-    nodes.push(...inner.nodes);
+    const first = soleEnd(inner, "first");
+    const last = soleEnd(inner, "last");
+    // LangGraph's draw_graph leaves a subgraph node as it is unless the subgraph has one first and one last node.
+    if (inner.nodes.length < 2 || !first || !last) {
+      nodes.push(drawNode(n, prefix));
+      continue;
+    }
+    const wired = trimEnds(inner);
+    nodes.push(...wired.nodes);
     const id = prefix + n.id;
-    edges = edges.map((e) => ({ ...e, source: e.source === id ? `${id}:${END}` : e.source, target: e.target === id ? `${id}:${START}` : e.target }));
-    edges.push(...inner.edges);
+    edges = edges.map((e) => ({ ...e, source: e.source === id ? wired.last : e.source, target: e.target === id ? wired.first : e.target }));
+    edges.push(...wired.edges);
   }
   return { nodes, edges };
+}
+
+type Drawing = { nodes: DrawnNode[]; edges: DrawnEdge[] };
+
+/** langchain_core's `_first_node`/`_last_node`: the one node nothing (but `exclude`) leads into, or out of. */
+function soleEnd(g: Drawing, which: "first" | "last", exclude?: string): DrawnNode | undefined {
+  const linked = new Set(
+    which === "first" ? g.edges.filter((e) => e.source !== exclude).map((e) => e.target) : g.edges.filter((e) => e.target !== exclude).map((e) => e.source),
+  );
+  const found = g.nodes.filter((n) => n.id !== exclude && !linked.has(n.id));
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * `Graph.trim_first_node()` and `trim_last_node()` as LangGraph's draw_graph calls them before it
+ * puts a subgraph in place of its node: the subgraph's `__start__` goes when one edge leaves it and
+ * another node would be first, its `__end__` when one edge enters it and another node would be last.
+ * Answers the drawing and the ids the parent's edges are wired to.
+ */
+function trimEnds(g: Drawing): Drawing & { first: string; last: string } {
+  let out = g;
+  const drop = (id: string) => ({ nodes: out.nodes.filter((x) => x.id !== id), edges: out.edges.filter((e) => e.source !== id && e.target !== id) });
+  const first = soleEnd(out, "first");
+  if (first && soleEnd(out, "first", first.id) && out.edges.filter((e) => e.source === first.id).length === 1) out = drop(first.id);
+  const last = soleEnd(out, "last");
+  if (last && soleEnd(out, "last", last.id) && out.edges.filter((e) => e.target === last.id).length === 1) out = drop(last.id);
+  return { ...out, first: (soleEnd(out, "first") as DrawnNode).id, last: (soleEnd(out, "last") as DrawnNode).id };
 }
 
 /** An edge naming a node the graph does not have. */

@@ -123,9 +123,14 @@ describe("assistants over HTTP", () => {
     const xray = (await request(app).get(`/assistants/${IDS.agentAssistant}/graph`).query({ xray: "1" }).expect(200)).body;
     const ids = xray.nodes.map((n: { id: string }) => n.id);
     expect(ids).not.toContain("researcher");
-    expect(ids).toEqual(expect.arrayContaining(["researcher:__start__", "researcher:search", "researcher:summarize", "researcher:__end__"]));
-    expect(xray.edges).toContainEqual({ source: "supervisor", target: "researcher:__start__", conditional: true });
-    expect(xray.edges).toContainEqual({ source: "researcher:__end__", target: "supervisor" });
+    expect(ids).toEqual(expect.arrayContaining(["researcher:search", "researcher:summarize"]));
+    // As LangGraph's draw_graph: the subgraph's __start__ and __end__ are trimmed and the parent's edges
+    // wired to its first and last nodes.
+    expect(ids).not.toContain("researcher:__start__");
+    expect(ids).not.toContain("researcher:__end__");
+    expect(xray.edges).toContainEqual({ source: "supervisor", target: "researcher:search", conditional: true });
+    expect(xray.edges).toContainEqual({ source: "researcher:search", target: "researcher:summarize" });
+    expect(xray.edges).toContainEqual({ source: "researcher:summarize", target: "supervisor" });
     await request(app).get(`/assistants/${IDS.agentAssistant}/graph`).query({ xray: "0" }).expect(422, { detail: "Invalid xray value" });
 
     const schemas = (await request(app).get(`/assistants/${IDS.agentAssistant}/schemas`).expect(200)).body;
@@ -135,6 +140,36 @@ describe("assistants over HTTP", () => {
     expect(Object.keys(subgraphs)).toEqual(["researcher"]);
     expect(subgraphs.researcher.state_schema.title).toBe("ResearchState");
     expect((await request(app).get(`/assistants/${IDS.agentAssistant}/subgraphs/nothing`).expect(200)).body).toEqual({});
+  });
+
+  it("xray keeps a subgraph's __start__ or __end__ where LangGraph cannot trim it, and leaves a one-node subgraph undrawn", async () => {
+    const branching = createApp({
+      seed: 1,
+      fixtures: [
+        {
+          graphs: [
+            {
+              graph_id: "g",
+              nodes: [{ id: "__start__" }, { id: "route" }, { id: "solo" }, { id: "__end__" }],
+              edges: [{ source: "__start__", target: "route" }, { source: "route", target: "solo" }, { source: "solo", target: "__end__" }],
+              subgraphs: {
+                // Two nodes lead to __end__: it stays, and the parent's edge leaves from it.
+                route: {
+                  nodes: [{ id: "__start__" }, { id: "a" }, { id: "b" }, { id: "__end__" }],
+                  edges: [{ source: "__start__", target: "a" }, { source: "a", target: "b", conditional: true }, { source: "a", target: "__end__", conditional: true }, { source: "b", target: "__end__" }],
+                },
+                solo: { nodes: [{ id: "only" }] },
+              },
+            },
+          ],
+        },
+      ],
+      scenarios: [{ name: "g", graph_id: "g", events: [] }],
+    });
+    const drawn = (await request(branching).get("/assistants/g/graph?xray=true").expect(200)).body;
+    expect(drawn.nodes.map((n: { id: string }) => n.id)).toEqual(["__start__", "route:a", "route:b", "route:__end__", "solo", "__end__"]);
+    expect(drawn.edges).toContainEqual({ source: "__start__", target: "route:a" });
+    expect(drawn.edges).toContainEqual({ source: "route:__end__", target: "solo" });
   });
 
   it("a graph no fixture describes gets the generic one; a default assistant deleted stays deleted until reset", async () => {
