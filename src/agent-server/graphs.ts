@@ -105,16 +105,32 @@ export class GraphCatalog {
    */
   subgraphs(graphId: string, namespace: string | undefined, recurse: boolean): Record<string, Record<string, unknown>> {
     const out: Record<string, Record<string, unknown>> = {};
-    const walk = (d: Description, prefix: string) => {
-      for (const [ns, sub] of Object.entries(d.subgraphs ?? {}) as [string, Description][]) {
-        const name = prefix ? `${prefix}|${ns}` : ns;
-        if (namespace !== undefined && !prefix && ns !== namespace) continue;
-        Object.defineProperty(out, name, { value: schemasOf(sub), enumerable: true, writable: true, configurable: true });
-        if (recurse) walk(sub, name);
-      }
-    };
-    walk(this.describe(graphId), "");
+    for (const [name, sub] of walkSubgraphs(this.describe(graphId), namespace, recurse)) {
+      Object.defineProperty(out, name, { value: schemasOf(sub), enumerable: true, writable: true, configurable: true });
+    }
     return out;
+  }
+}
+
+/**
+ * LangGraph's `Pregel.get_subgraphs(namespace, recurse)` (`langgraph/pregel/main.py`), step for step:
+ * a namespace that names a subgraph yields that one alone; without one, the direct subgraphs and,
+ * with `recurse`, theirs as `<parent>|<child>`; a nested namespace is followed down only with `recurse`.
+ */
+function* walkSubgraphs(d: Description, namespace: string | undefined, recurse: boolean): Generator<[string, Description]> {
+  let ns = namespace;
+  for (const [name, sub] of Object.entries(d.subgraphs ?? {}) as [string, Description][]) {
+    if (ns !== undefined && !ns.startsWith(name)) continue;
+    if (name === ns) {
+      yield [name, sub];
+      return;
+    }
+    if (ns === undefined) yield [name, sub];
+    if (recurse) {
+      // As there, the namespace left to find is cut to the part below this subgraph.
+      if (ns !== undefined) ns = ns.slice(name.length + 1);
+      for (const [inner, s] of walkSubgraphs(sub, ns, recurse)) yield [`${name}|${inner}`, s];
+    }
   }
 }
 

@@ -172,6 +172,22 @@ describe("assistants over HTTP", () => {
     expect(drawn.edges).toContainEqual({ source: "route:__end__", target: "solo" });
   });
 
+  it("subgraphs by namespace walk as LangGraph's get_subgraphs: a named one alone, a nested one only with recurse", async () => {
+    const nested = createApp({
+      seed: 1,
+      fixtures: [{ graphs: [{ graph_id: "n", subgraphs: { outer: { subgraphs: { inner: { subgraphs: { deepest: {} } } } }, other: {} } }] }],
+      scenarios: [{ name: "n", graph_id: "n", events: [] }],
+    });
+    const id = (await request(nested).post("/assistants/search").send({ graph_id: "n" }).expect(200)).body[0].assistant_id;
+    const names = async (path: string) => Object.keys((await request(nested).get(`/assistants/${id}/subgraphs${path}`).expect(200)).body);
+    expect(await names("")).toEqual(["outer", "other"]);
+    expect(await names("?recurse=true")).toEqual(["outer", "outer|inner", "outer|inner|deepest", "other"]);
+    expect(await names("/outer?recurse=true")).toEqual(["outer"]);
+    expect(await names(`/${encodeURIComponent("outer|inner")}`)).toEqual([]);
+    expect(await names(`/${encodeURIComponent("outer|inner")}?recurse=true`)).toEqual(["outer|inner"]);
+    expect(await names(`/${encodeURIComponent("outer|inner|deepest")}?recurse=true`)).toEqual(["outer|inner|deepest"]);
+  });
+
   it("a graph no fixture describes gets the generic one; a default assistant deleted stays deleted until reset", async () => {
     const bare = createApp({ seed: 1, fixtures: false, scenarios: [{ name: "other", graph_id: "other", events: [] }] });
     const search = (await request(bare).post("/assistants/search").send({}).expect(200)).body;
