@@ -159,7 +159,7 @@ function drawEdge(e: GraphFixtureEdge, prefix: string): DrawnEdge {
   return edge;
 }
 
-/** Draws a graph; a subgraph node within `depth` becomes its own drawing, wired in at its start and end. */
+/** Draws a graph; a subgraph node within `depth` becomes its own drawing, its __start__/__end__ trimmed and the parent's edges wired to its first and last nodes. */
 function draw(d: Description, depth: number, prefix: string): { nodes: DrawnNode[]; edges: DrawnEdge[] } {
   const fallback = generic();
   const nodes: DrawnNode[] = [];
