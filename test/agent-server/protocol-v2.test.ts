@@ -4,7 +4,7 @@ import { startMockServer, type MockServer } from "../../src/index.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { ProtocolSession, protocolSessions } from "../../src/agent-server/protocol-session.js";
 import { ReferenceDocument } from "../support/reference-document.js";
-import { parseSse } from "../support/sse.js";
+import { openLiveStream } from "../support/sse.js";
 import { waitFor } from "./helpers.js";
 
 const human = { type: "human", id: "h1", content: "hi tiny", additional_kwargs: {}, response_metadata: {}, name: null, example: false };
@@ -108,45 +108,14 @@ async function settled(tid: string, runId: string): Promise<void> {
   expect(["success", "error", "interrupted"]).toContain(status);
 }
 
-/** Opens `POST …/stream/events` over a real socket; `until` resolves when the text received so far contains a needle. */
+/** Opens `POST …/stream/events` over a real socket (test/support/sse.ts `openLiveStream`); `events()` are its event blocks. */
 async function openEvents(tid: string, body: unknown, headers: Record<string, string> = {}) {
-  const abort = new AbortController();
-  const res = await fetch(`${mock.url}/threads/${tid}/stream/events`, {
+  const stream = await openLiveStream(`${mock.url}/threads/${tid}/stream/events`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
     body: JSON.stringify(body),
-    signal: abort.signal,
   });
-  let text = "";
-  const waiting = new Set<{ needle: string; resolve: () => void }>();
-  const check = () => {
-    for (const w of waiting) if (text.includes(w.needle)) (waiting.delete(w), w.resolve());
-  };
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
-        check();
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    res,
-    text: () => text,
-    events: () => parseSse(text).flatMap((b) => (b.kind === "event" ? [b] : [])),
-    until: (needle: string) =>
-      new Promise<void>((resolve) => {
-        waiting.add({ needle, resolve });
-        check();
-      }),
-    close: async () => {
-      abort.abort();
-      await reading;
-    },
-  };
+  return { ...stream, events: () => stream.blocks().flatMap((b) => (b.kind === "event" ? [b] : [])) };
 }
 
 /** The raw frame the document shows: `id: <seq>`, `event: <method>`, `data: <ProtocolEvent>`. */

@@ -4,7 +4,7 @@ import { Client as Client2 } from "@langchain/langgraph-sdk";
 import { Client as Client1 } from "langgraph-sdk-1";
 import { startMockServer, type MockServer } from "../../src/index.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
-import { sseEvents } from "../support/sse.js";
+import { openLiveStream, sseEvents } from "../support/sse.js";
 
 const quick: ScenarioInput = { name: "quick", events: [{ event: "values", data: { n: "{{input.n}}" } }] };
 
@@ -17,40 +17,10 @@ afterAll(async () => {
   await mock.close();
 });
 
-/** Opens a thread stream over a real socket; `until` resolves when the text received so far satisfies a condition (on arrival, no polling). */
+/** Opens a thread stream over a real socket (test/support/sse.ts `openLiveStream`), its events parsed. */
 async function openThreadStream(path: string, headers: Record<string, string> = {}) {
-  const abort = new AbortController();
-  const res = await fetch(`${mock.url}${path}`, { headers, signal: abort.signal });
-  let text = "";
-  const waiting = new Set<{ test: (t: string) => boolean; resolve: () => void }>();
-  const check = () => {
-    for (const w of waiting) if (w.test(text)) (waiting.delete(w), w.resolve());
-  };
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
-        check();
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    res,
-    text: () => text,
-    events: () => sseEvents(text),
-    until: (needle: string) =>
-      new Promise<void>((resolve) => {
-        waiting.add({ test: (t) => t.includes(needle), resolve });
-        check();
-      }),
-    close: async () => {
-      abort.abort();
-      await reading;
-    },
-  };
+  const stream = await openLiveStream(`${mock.url}${path}`, { headers });
+  return { ...stream, events: () => sseEvents(stream.text()) };
 }
 
 async function newThread(): Promise<string> {

@@ -71,3 +71,43 @@ export function rawRequest(url: string, options: { method?: string; headers?: Re
     req.end(payload);
   });
 }
+
+/**
+ * Opens an event stream over a real socket and reads it as it arrives: `until(needle)` resolves once
+ * the text received so far contains the needle (on arrival, no polling); `close()` aborts the request
+ * and waits for the reader to stop.
+ */
+export async function openLiveStream(url: string, init: RequestInit = {}) {
+  const abort = new AbortController();
+  const res = await fetch(url, { ...init, signal: abort.signal });
+  let text = "";
+  const waiting = new Set<{ needle: string; resolve: () => void }>();
+  const check = () => {
+    for (const w of waiting) if (text.includes(w.needle)) (waiting.delete(w), w.resolve());
+  };
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        check();
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return {
+    res,
+    text: () => text,
+    blocks: () => parseSse(text),
+    until: (needle: string) =>
+      new Promise<void>((resolve) => {
+        waiting.add({ needle, resolve });
+        check();
+      }),
+    close: async () => {
+      abort.abort();
+      await reading;
+    },
+  };
+}
