@@ -4,7 +4,6 @@ import { adminRunResponse, type RunRecord } from "./agent-server/runs.js";
 import type { Frame } from "./agent-server/run-execution.js";
 import { formatTimestamp } from "./core/clock.js";
 import { toCaptured } from "./tracing/captured-feedback.js";
-import type { Deployment, RevisionEntry } from "./control-plane/deployments-store.js";
 
 const TERMINAL = new Set(["success", "error", "timeout", "interrupted"]);
 

@@ -1,7 +1,7 @@
 import type { MockContext } from "../context.js";
 import { reply, route, type RouteSpec } from "../http/route.js";
 import { agentErrors } from "./errors.js";
-import { errors, RUN, RUN_PATH } from "./route-schemas.js";
+import { errors, RUN_PATH } from "./route-schemas.js";
 import { runResponse, type RunCreateBody, type RunRecord, type RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
 import { requireThread } from "./threads-routes.js";

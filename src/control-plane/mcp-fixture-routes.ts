@@ -1,6 +1,6 @@
 import { HttpError } from "../http/http-error.js";
 import type { BodyProblem } from "../http/json-body.js";
-import { object, ref, reply, route, type ResponseSpec, type RouteSpec } from "../http/route.js";
+import { object, reply, route, type ResponseSpec, type RouteSpec } from "../http/route.js";
 import type { ServiceModule } from "../http/service-module.js";
 import type { FixtureAnswer, FixtureRoute, McpFixtureServers } from "./mcp-fixture-servers.js";
 

@@ -7,7 +7,6 @@ import { readDocuments } from "../../src/core/read-documents.js";
 import { waitFor } from "./helpers.js";
 
 type AnyClient = InstanceType<typeof Client2>;
-type Token = { id: string; run_id: string; thread_id: string | null; feedback_key: string; scenario: string | null };
 
 const SDKS: [string, "2.0" | "1.15", (url: string) => AnyClient][] = [
   ["@langchain/langgraph-sdk 2.0.0", "2.0", (url) => new Client2({ apiUrl: url })],

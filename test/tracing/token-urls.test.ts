@@ -1,5 +1,5 @@
 import request from "supertest";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Express } from "express";
 import { createApp, mockOf } from "../../src/index.js";
 import { appForFile } from "../support/app-presets.js";
