@@ -52,6 +52,20 @@ export function toWire(scope: Pick<RequestScope, "baseUrl">, deployment: Deploym
   return { ...wire, source_config: { ...deployment.source_config, custom_url: agentUrl(scope.baseUrl, deployment.id) } };
 }
 
+/**
+ * `toWire` as JSON text, kept per stored record: records are replaced, never changed, on a write,
+ * so a record's text stays right until then. Keyed by the base URL too (a hosted deployment's
+ * `custom_url` is built on the origin the client reached). List pages are composed from these texts.
+ */
+export function wireText(scope: Pick<RequestScope, "baseUrl">, deployment: Deployment): string {
+  const hit = textCache.get(deployment);
+  if (hit && hit.base === scope.baseUrl) return hit.text;
+  const text = JSON.stringify(toWire(scope, deployment));
+  textCache.set(deployment, { base: scope.baseUrl, text });
+  return text;
+}
+const textCache = new WeakMap<Deployment, { base: string; text: string }>();
+
 export function agentUrl(base: string, deploymentId: string): string {
   return `${base}/agents/${deploymentId}`;
 }

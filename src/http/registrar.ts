@@ -3,6 +3,7 @@ import type { MockContext } from "../context.js";
 import { cors as corsHandler } from "./cors.js";
 import { bodyProblem, jsonBody } from "./json-body.js";
 import { readPart } from "./request-input.js";
+import { RawJson } from "./raw-json.js";
 import { schemas } from "../schemas/registry.js";
 import { checkResponse } from "./response-check.js";
 import { Reply, type RequestScope, type RouteInput, type RouteSpec } from "./route.js";
@@ -161,13 +162,23 @@ function send(res: Response, spec: RouteSpec, result: unknown): void {
   if (result instanceof Reply) {
     res.status(result.status).set(result.headers);
     if (result.body === undefined) res.end();
-    else res.json(result.body);
+    else sendJson(res, result.body);
     return;
   }
   const status = Number(Object.keys(spec.responses)[0] ?? 200);
   res.status(status);
   if (result === undefined || spec.responses[status] === null) res.end();
-  else res.json(result);
+  else sendJson(res, result);
+}
+
+/** `res.json`, or for pre-serialised text the same header and bytes (checked like any answer in tests). */
+function sendJson(res: Response, body: unknown): void {
+  if (!(body instanceof RawJson)) {
+    res.json(body);
+    return;
+  }
+  (res.locals.checkJson as ((value: unknown) => void) | undefined)?.(JSON.parse(body.text));
+  res.set("Content-Type", "application/json; charset=utf-8").send(body.text);
 }
 
 function authenticate(module: ServiceModule): RequestHandler {
@@ -215,6 +226,7 @@ function watchResponse(module: ServiceModule, spec: RouteSpec): RequestHandler {
       checkResponse(module, spec, res.statusCode, body);
       return json(body);
     };
+    res.locals.checkJson = (body: unknown) => checkResponse(module, spec, res.statusCode, body);
     next();
   };
 }

@@ -70,6 +70,27 @@ describe("GET /v2/deployments: pages", () => {
     expect(new Set(reference)).toEqual(new Set(production.map((d) => d.id)));
   });
 
+  it("pages and single reads are composed from cached record texts: the same bytes and header res.json writes", async () => {
+    for (const path of ["/v2/deployments?limit=5", "/v2/deployments?limit=5", `/v2/deployments/${production[0]!.id}`]) {
+      const res = await request(app).get(path).expect(200);
+      expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(res.text).toBe(JSON.stringify(res.body));
+    }
+  });
+
+  it("a hosted deployment's cached text follows the origin each client reached (custom_url)", async () => {
+    const open = createApp({ seed: 42 });
+    const urls = async (host: string) =>
+      ((await request(open).get("/v2/deployments?limit=100").set("Host", host).expect(200)).body.resources as { source_config: { custom_url?: string } }[])
+        .map((d) => d.source_config.custom_url)
+        .filter((u) => u?.includes("/agents/"));
+    const first = await urls("localhost:1111");
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.every((u) => u!.startsWith("http://localhost:1111/agents/"))).toBe(true);
+    expect((await urls("127.0.0.1:2222")).every((u) => u!.startsWith("http://127.0.0.1:2222/agents/"))).toBe(true);
+    expect(await urls("localhost:1111")).toEqual(first);
+  });
+
   it("an offset past the end gives an empty page and echoes the offset", async () => {
     await request(app).get("/v2/deployments?offset=500").expect(200, { resources: [], offset: 500 });
   });
