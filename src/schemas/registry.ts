@@ -27,6 +27,7 @@ export class SchemaRegistry {
   /** Fills schema defaults into request data that has passed `requestAjv`. */
   readonly defaultsAjv: Ajv2020;
   private readonly compiled = new Map<Ajv2020, Map<string, ValidateFunction>>();
+  private readonly inlineCompiled = new Map<Ajv2020, WeakMap<object, ValidateFunction>>();
   private readonly documents = new Map<string, Record<string, unknown>>();
 
   /**
@@ -55,6 +56,19 @@ export class SchemaRegistry {
    * for an inline schema object (compiled once per process, keyed by its text).
    */
   validator(ref: string | Record<string, unknown>, ajv: Ajv2020 = this.ajv): ValidateFunction {
+    // Route declarations hand the same inline schema object on every request: find it by identity
+    // first, so the hot path does not serialise the schema to find its key.
+    if (typeof ref !== "string") {
+      let byObject = this.inlineCompiled.get(ajv);
+      if (!byObject) this.inlineCompiled.set(ajv, (byObject = new WeakMap()));
+      let fn = byObject.get(ref);
+      if (!fn) byObject.set(ref, (fn = this.lookup(ref, ajv)));
+      return fn;
+    }
+    return this.lookup(ref, ajv);
+  }
+
+  private lookup(ref: string | Record<string, unknown>, ajv: Ajv2020): ValidateFunction {
     const id = typeof ref === "string" ? absolute(ref) : `inline:${JSON.stringify(ref)}`;
     let cache = this.compiled.get(ajv);
     if (!cache) this.compiled.set(ajv, (cache = new Map()));
