@@ -46,7 +46,7 @@ export const agentErrors = {
     return detailError(422, issue ? `${issue.loc.slice(1).join(".")}: ${issue.msg}` : "Invalid query");
   },
   /** [real] */
-  invalidThreadId: () => detailError(422, "Invalid thread ID"),
+  invalidThreadId: () => detailError(422, "Invalid thread ID: must be a UUID"),
   /** [real] */
   invalidCronId: () => detailError(422, "Invalid cron ID: must be a UUID"),
   /** [real] a cron schedule croniter refuses (`Crons.put`). */
@@ -66,7 +66,7 @@ export const agentErrors = {
   /** [real] an assistant id that is neither a UUID nor a graph name. */
   invalidAssistant: (id: string, graphs: readonly string[]) =>
     detailError(422, `Invalid assistant: '${id}'. Must be either:\n- A valid assistant UUID, or\n- One of the registered graphs: ${graphs.join(", ")}`),
-  invalidRunId: () => detailError(422, "Invalid run ID"),
+  invalidRunId: () => detailError(422, "Invalid run ID: must be a UUID"),
   invalidAssistantId: () => detailError(422, "Invalid assistant ID: must be a UUID"),
   /** [real: Starlette's phrase for an HTTPException without detail] */
   notFound: () => detailError(404, "Not Found"),
@@ -80,8 +80,8 @@ export const agentErrors = {
   /** [real] an assistant create or patch with both `config.configurable` and `context` (vendored `ops.py`). */
   configurableAndContext: () =>
     detailError(400, "Cannot specify both configurable and context. Prefer setting context alone. Context was introduced in LangGraph 0.6.0 and is the long term planned replacement for configurable."),
-  /** [real] */
-  threadExists: () => detailError(409, "Thread already exists"),
+  /** [real: `POST /threads` with an existing id and `if_exists: raise` — `fetchone(…, not_found_code=409)` without detail] */
+  threadExists: () => detailError(409, "Conflict"),
   /** [real: an HTTPException(409) without detail, e.g. copying a thread that does not exist] */
   conflict: () => detailError(409, "Conflict"),
   /** [real] `POST /threads/{id}/state` while a run is pending or running. */

@@ -68,7 +68,7 @@ describe("crons over HTTP", () => {
       // A leap second passes the date-time format but no Date reads it.
       ["/runs/crons", { assistant_id: "agent", schedule: "* * * * *", end_time: "2026-12-31T23:59:60Z" }, 422, `'2026-12-31T23:59:60Z' is not a "date-time" (at /end_time)`],
       ["/runs/crons", { assistant_id: "no-such-graph", schedule: "* * * * *" }, 422, expect.stringContaining("Invalid assistant: 'no-such-graph'") as unknown as string],
-      ["/threads/not-a-uuid/runs/crons", { assistant_id: "agent", schedule: "* * * * *" }, 422, "Invalid thread ID"],
+      ["/threads/not-a-uuid/runs/crons", { assistant_id: "agent", schedule: "* * * * *" }, 422, "Invalid thread ID: must be a UUID"],
     ];
     for (const [path, body, status, detail] of cases) {
       const res = await request(app).post(path).send(body);

@@ -150,7 +150,7 @@ describe("POST /threads/{thread_id}/commands", () => {
     const notJson = await request(mock.url).post(`/threads/${tid}/commands`).set("content-type", "application/json").send("{nope").expect(400);
     expect(notJson.body).toEqual({ type: "error", id: null, error: "invalid_argument", message: "Protocol commands must be valid JSON." });
     const badId = await request(mock.url).post("/threads/not-a-uuid/commands").send({ id: 1, method: "agent.getTree" }).expect(422);
-    expect(badId.body).toEqual({ detail: "Invalid thread ID" });
+    expect(badId.body).toEqual({ detail: "Invalid thread ID: must be a UUID" });
   });
 
   it("run.start: invalid_argument without an assistant_id, for another assistant than the thread's, and when the run is refused", async () => {

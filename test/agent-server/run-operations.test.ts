@@ -41,7 +41,7 @@ describe("DELETE /threads/{id}/runs/{run_id}", () => {
     const other = await newThread();
     const elsewhere = await background(other, { tag: "y" });
     await request(a).delete(`/threads/${tid}/runs/${elsewhere.run_id}`).expect(404, { detail: "Not Found" });
-    await request(a).delete(`/threads/${tid}/runs/nope`).expect(422, { detail: "Invalid run ID" });
+    await request(a).delete(`/threads/${tid}/runs/nope`).expect(422, { detail: "Invalid run ID: must be a UUID" });
   });
 });
 

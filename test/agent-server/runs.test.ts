@@ -234,7 +234,7 @@ describe("run request errors", () => {
   it("answers as the real server: unknown thread 404, bad thread id 422, unknown graph 422, unknown assistant UUID 404, bad body 422", async () => {
     const a = app();
     await request(a).post("/threads/7d6a7b54-0c9e-4a1e-9d0e-111111111111/runs/stream").send({ assistant_id: "agent" }).expect(404, { detail: "Thread or assistant not found." });
-    await request(a).post("/threads/not-a-uuid/runs/stream").send({ assistant_id: "agent" }).expect(422, { detail: "Invalid thread ID" });
+    await request(a).post("/threads/not-a-uuid/runs/stream").send({ assistant_id: "agent" }).expect(422, { detail: "Invalid thread ID: must be a UUID" });
     const tid = await newThread(a);
     await request(a)
       .post(`/threads/${tid}/runs/stream`)

@@ -351,8 +351,8 @@ describe("thread history", () => {
     await request(a).post(`/threads/${missing}/history`).send({}).expect(404, { detail: "Not Found" });
     await request(a).get(`/threads/${missing}/state/${missing}`).expect(404, { detail: "Not Found" });
     await request(a).post(`/threads/${missing}/state/checkpoint`).send({ checkpoint: {} }).expect(404, { detail: "Not Found" });
-    await request(a).get("/threads/nope/history").expect(422, { detail: "Invalid thread ID" });
-    await request(a).post("/threads/nope/history").send({}).expect(422, { detail: "Invalid thread ID" });
+    await request(a).get("/threads/nope/history").expect(422, { detail: "Invalid thread ID: must be a UUID" });
+    await request(a).post("/threads/nope/history").send({}).expect(422, { detail: "Invalid thread ID: must be a UUID" });
     const tid = await newThread(a);
     await request(a).get(`/threads/${tid}/state/${missing}`).expect(404, { detail: "Not Found" });
     await request(a).post(`/threads/${tid}/state/checkpoint`).send({ checkpoint: { checkpoint_id: missing } }).expect(404, { detail: "Not Found" });
@@ -415,7 +415,7 @@ describe("PATCH /threads/{thread_id}", () => {
   it("404 for a missing thread, 422 for a bad id or body", async () => {
     const a = app();
     await request(a).patch("/threads/6f1c2b3a-1111-4222-8333-444455556666").send({ metadata: {} }).expect(404, { detail: "Not Found" });
-    await request(a).patch("/threads/nope").send({ metadata: {} }).expect(422, { detail: "Invalid thread ID" });
+    await request(a).patch("/threads/nope").send({ metadata: {} }).expect(422, { detail: "Invalid thread ID: must be a UUID" });
     const tid = await newThread(a);
     await request(a).patch(`/threads/${tid}`).send({ metadata: "x" }).expect(422, { detail: '"x" is not of type "object" (at /metadata)' });
     await request(a).patch(`/threads/${tid}`).send({ ttl: { strategy: "forever" } }).expect(422, { detail: '"forever" is not one of ["delete","keep_latest"] (at /ttl/strategy)' });

@@ -111,7 +111,7 @@ describe("POST /threads/{id}/copy", () => {
     expect((await request(a).post(`/threads/${source}/history`).send({ limit: 10 })).body).toEqual(sourceHistory);
 
     await request(a).post("/threads/00000000-0000-4000-8000-000000000000/copy").expect(409, { detail: "Conflict" });
-    await request(a).post("/threads/nope/copy").expect(422, { detail: "Invalid thread ID" });
+    await request(a).post("/threads/nope/copy").expect(422, { detail: "Invalid thread ID: must be a UUID" });
   });
 });
 

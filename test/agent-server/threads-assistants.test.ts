@@ -45,9 +45,9 @@ describe("threads", () => {
     const a = app();
     const id = "2b4fd7a1-5b77-4c4e-8f10-aaaaaaaaaaaa";
     await request(a).post("/threads").send({ thread_id: id, metadata: { n: 1 } }).expect(200);
-    await request(a).post("/threads").send({ thread_id: id }).expect(409, { detail: "Thread already exists" });
+    await request(a).post("/threads").send({ thread_id: id }).expect(409, { detail: "Conflict" });
     expect((await request(a).post("/threads").send({ thread_id: id, if_exists: "do_nothing", metadata: { n: 2 } }).expect(200)).body.metadata).toEqual({ n: 1 });
-    await request(a).get("/threads/nope").expect(422, { detail: "Invalid thread ID" });
+    await request(a).get("/threads/nope").expect(422, { detail: "Invalid thread ID: must be a UUID" });
   });
 
   it("an empty thread's state has no checkpoint yet; a run's final values become the state", async () => {
