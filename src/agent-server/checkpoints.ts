@@ -2,6 +2,7 @@ import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { isPlainObject, omit, setOwn } from "../core/json.js";
 import type { Interrupt } from "./threads.js";
+import { SERVER_RUN_METADATA } from "./server-identity.js";
 
 /**
  * One saved state of a thread. As LangGraph's checkpointer, a run saves one per step: an `input`
@@ -113,7 +114,7 @@ export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput)
 /**
  * What every checkpoint of a run carries in its metadata, as the real server's run config: the run's
  * metadata, the scalar keys of its configurable not starting with `__` (request headers, the run's
- * identity, `langgraph_request_id`) and `run_attempt`. Keys naming a checkpoint or a task are left out
+ * identity, `langgraph_request_id`), `run_attempt` and the server's `langgraph_*` keys (server-identity.ts). Keys naming a checkpoint or a task are left out
  * (`EXCLUDED_METADATA_KEYS` of langgraph's `checkpoint/base`): a run forked from a checkpoint does
  * not write that checkpoint's id into its own.
  */
@@ -125,7 +126,7 @@ function runMetadata(run: CheckpointRun): Record<string, unknown> {
     if (key.startsWith("__") || EXCLUDED_METADATA_KEYS.has(key) || (value !== null && typeof value === "object")) continue;
     setOwn(metadata, key, value);
   }
-  const identity: Record<string, unknown> = { run_id: run.run_id, thread_id: run.thread_id, graph_id: run.graph_id, assistant_id: run.assistant_id, run_attempt: 1 };
+  const identity: Record<string, unknown> = { run_id: run.run_id, thread_id: run.thread_id, graph_id: run.graph_id, assistant_id: run.assistant_id, run_attempt: 1, ...SERVER_RUN_METADATA };
   for (const key of Object.keys(identity)) setOwn(metadata, key, identity[key]);
   return metadata;
 }

@@ -1,4 +1,5 @@
 import { route, type RouteSpec } from "../http/route.js";
+import { SERVER_IDENTITY } from "./server-identity.js";
 
 const SYSTEM = "agent-server/system.json#/$defs/";
 
@@ -19,8 +20,8 @@ export const systemRoutes: RouteSpec[] = [
     public: true,
     responses: { 200: `${SYSTEM}ServerInfo` },
     handler: () => ({
-      version: "0.5.23",
-      langgraph_py_version: "0.6.7",
+      version: SERVER_IDENTITY.apiVersion,
+      langgraph_py_version: SERVER_IDENTITY.langgraphVersion,
       flags: { assistants: true, crons: true, langsmith: true, langsmith_tracing_replicas: true },
       metadata: { simulated_by: "agent-platform-mock" },
     }),

@@ -75,6 +75,11 @@ const meta = (thread_id: string, run_id: string, step: number, extra: object = {
   assistant_id: AGENT_ID,
   langgraph_request_id: expect.stringMatching(UUID),
   run_attempt: 1,
+  // The server's keys (vendored stream.py), as the hosted platform sets them.
+  langgraph_version: "0.6.7",
+  langgraph_api_version: "0.5.23",
+  langgraph_plan: "enterprise",
+  langgraph_host: "saas",
   source,
   step,
   parents: {},

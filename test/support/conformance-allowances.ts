@@ -47,7 +47,7 @@ export const ALLOWANCES: Allowance[] = [
   { note: 34, steps: /^runs\.list$/, paths: /^response\.body\.\d+\.kwargs\.(input|command|stream_mode\.\d+)$/ },
   // Threads, history, checkpoints
   { note: 16, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.metadata\.(ls_integration|created_by|purpose|writes|langgraph_request_id)$/ },
-  { note: 16, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.metadata\.langgraph_(version|plan|host|api_url)$/, gap: true },
+  { note: 16, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.metadata\.langgraph_(version|api_version|plan|host|api_url)$/ },
   // The server's URL in the graph's message metadata: no scenario template names the mock's own origin.
   { note: 16, steps: /^runs\.stream (values|stateless)/, paths: /\.langgraph_api_url$/, gap: true },
   { note: 18, steps: /^threads\.copy$/, paths: /^response\.body\.metadata\.thread_id$/ },
