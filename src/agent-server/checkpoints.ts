@@ -1,6 +1,7 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { isPlainObject, omit, setOwn } from "../core/json.js";
+import { uuid5 } from "../core/random.js";
 import type { Interrupt } from "./threads.js";
 import { SERVER_RUN_METADATA } from "./server-identity.js";
 
@@ -18,6 +19,8 @@ export interface CheckpointRecord {
   next: string[];
   /** `{task_id: [interrupt]}` of the pending tasks. */
   interrupts: Record<string, Interrupt[]>;
+  /** What each node of `next` returned once it ran (its writes in the following step), by node. */
+  results?: Record<string, unknown>;
   metadata: Record<string, unknown>;
 }
 
@@ -82,7 +85,8 @@ export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput)
   const firstNext = input.steps[0]?.nodes ?? input.final.next;
   if (input.input !== undefined) {
     entries.push({ source: "input", writes: { __start__: input.input }, values: input.priorValues, next: ["__start__"] });
-    entries.push({ source: "loop", writes: null, values: input.priorValues, next: firstNext });
+    // After `__start__` the input is in the state, as LangGraph's step 0 shows it.
+    entries.push({ source: "loop", writes: null, values: withInput(input.priorValues, input.input, () => ctx.random.uuid4()), next: firstNext });
   }
   input.steps.forEach((s, i) => entries.push({ source: "loop", writes: s.writes, values: s.values, next: input.steps[i + 1]?.nodes ?? input.final.next }));
   if (!entries.some((e) => e.source === "loop")) entries.push({ source: "loop", writes: null, values: input.priorValues, next: input.final.next });
@@ -102,13 +106,61 @@ export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput)
       values: (last ? input.final.values : entry.values) ?? {},
       next: entry.next,
       interrupts: last ? input.final.interrupts : {},
+      results: resultsOf(entry, entries[i + 1]),
       metadata,
     };
     parentId = checkpoint.checkpoint_id;
     saved.push(checkpoint);
   });
-  checkpoints.set(input.run.thread_id, [...previous, ...saved]);
+  // A resumed interrupt: the interrupted task of the parent now has its result (the resume's first
+  // step writes for that node), as LangGraph shows it in the parent's tasks from then on.
+  const list = [...previous];
+  const resumed = parent && Object.keys(parent.interrupts).length && input.input === undefined ? list.findIndex((c) => c.checkpoint_id === parent.checkpoint_id) : -1;
+  if (resumed >= 0 && parent) {
+    const results = { ...(parent.results ?? {}), ...resultsOf({ next: parent.next, writes: null }, entries[0]) };
+    list[resumed] = { ...parent, results };
+  }
+  checkpoints.set(input.run.thread_id, [...list, ...saved]);
   return saved;
+}
+
+/**
+ * The state once `__start__` has applied the input: its keys set over the state before; `messages`
+ * through LangGraph's add_messages reducer (each message made a message object with an id, and the
+ * list extended), any other list extended rather than replaced.
+ */
+function withInput(prior: Record<string, unknown> | null, given: unknown, newId: () => string): Record<string, unknown> | null {
+  if (!isPlainObject(given)) return prior;
+  const state: Record<string, unknown> = { ...(prior ?? {}) };
+  for (const [key, value] of Object.entries(given)) {
+    const before = state[key];
+    const added = key === "messages" && Array.isArray(value) ? value.map((m) => asMessage(m, newId)) : value;
+    setOwn(state, key, Array.isArray(before) && Array.isArray(added) ? [...before, ...added] : added);
+  }
+  return state;
+}
+
+const MESSAGE_TYPES: Record<string, string> = { user: "human", human: "human", assistant: "ai", ai: "ai", system: "system", tool: "tool" };
+
+/** A message as add_messages stores it: `{role|type, content}` becomes a typed message with an id. */
+function asMessage(m: unknown, newId: () => string): unknown {
+  if (typeof m === "string") return { content: m, additional_kwargs: {}, response_metadata: {}, type: "human", id: newId() };
+  if (!isPlainObject(m)) return m;
+  const kind = typeof m.type === "string" ? m.type : typeof m.role === "string" ? m.role : undefined;
+  const type = kind === undefined ? undefined : MESSAGE_TYPES[kind];
+  if (type === undefined) return m;
+  const { role: _role, ...rest } = m;
+  return { additional_kwargs: {}, response_metadata: {}, ...rest, type, id: typeof m.id === "string" ? m.id : newId() };
+}
+
+/** What each node of a checkpoint's `next` returned: `__start__` the input, the others their writes in the step after. */
+function resultsOf(entry: { next: string[]; writes: unknown }, following: { writes: unknown } | undefined): Record<string, unknown> {
+  const results: Record<string, unknown> = {};
+  for (const node of entry.next) {
+    const writes = node === "__start__" ? entry.writes : following?.writes;
+    if (isPlainObject(writes) && Object.hasOwn(writes, node)) setOwn(results, node, writes[node]);
+  }
+  return results;
 }
 
 /**
@@ -133,6 +185,9 @@ function runMetadata(run: CheckpointRun): Record<string, unknown> {
 
 const EXCLUDED_METADATA_KEYS = new Set(["checkpoint_id", "checkpoint_ns", "checkpoint_map", "langgraph_step", "langgraph_node", "langgraph_triggers", "langgraph_path", "langgraph_checkpoint_ns"]);
 
+/** Task ids of the mock's checkpoints: fixed by the checkpoint and the node. */
+const TASK_NAMESPACE = "3c9d7e2a-5b41-4f8e-9a6d-1e2f3a4b5c6d";
+
 function checkpointRef(threadId: string, checkpointId: string | null) {
   return { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId, checkpoint_map: null };
 }
@@ -146,19 +201,33 @@ export function threadStateResponse(threadId: string, c: CheckpointRecord | unde
     return { values: {}, next: [], tasks: [], checkpoint: checkpointRef(threadId, null), metadata: {}, created_at: null, parent_checkpoint: null, interrupts: [] };
   }
   const node = c.next[0] ?? "agent";
+  const interrupted = Object.entries(c.interrupts).map(([taskId, list]) => ({
+    id: taskId,
+    name: node,
+    path: ["__pregel_pull", node],
+    error: null,
+    interrupts: list,
+    checkpoint: null,
+    state: null,
+    result: c.results && Object.hasOwn(c.results, node) ? c.results[node] : null,
+  }));
+  // As LangGraph's StateSnapshot: a task per node of `next`, with what it returned once it ran.
+  const pending = interrupted.length
+    ? interrupted
+    : c.next.map((name) => ({
+        id: uuid5(`${c.checkpoint_id}:${name}`, TASK_NAMESPACE),
+        name,
+        path: ["__pregel_pull", name],
+        error: null,
+        interrupts: [],
+        checkpoint: null,
+        state: null,
+        result: c.results && Object.hasOwn(c.results, name) ? c.results[name] : null,
+      }));
   return {
     values: c.values,
     next: c.next,
-    tasks: Object.entries(c.interrupts).map(([taskId, list]) => ({
-      id: taskId,
-      name: node,
-      path: ["__pregel_pull", node],
-      error: null,
-      interrupts: list,
-      checkpoint: null,
-      state: null,
-      result: null,
-    })),
+    tasks: pending,
     checkpoint: checkpointRef(threadId, c.checkpoint_id),
     metadata: c.metadata,
     created_at: formatTimestamp(c.created_at),

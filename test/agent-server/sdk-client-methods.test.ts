@@ -73,6 +73,7 @@ const SERVER_OVER_DOCUMENT: [RegExp, string][] = [
   [/^POST \/threads\/\{thread_id\}\/runs\/\{run_id\}\/cancel → 202 is not a documented status/, "cancel answers 202"],
   [/^DELETE \/(threads\/\{thread_id\}|threads\/\{thread_id\}\/runs\/\{run_id\}|assistants\/\{assistant_id\}|runs\/crons\/\{cron_id\}) → 204 is not a documented status/, "deletes answer 204"],
   [/^POST \/assistants\/\{assistant_id\}\/versions → 200: \/\d+ must have required property 'updated_at'$/, "assistant versions have no `updated_at`"],
+  [/^(GET \/threads\/\{thread_id\}\/state|POST \/threads\/\{thread_id\}\/history) → 200: (\/\d+)?\/tasks\/\d+\/(error|checkpoint|state) must be (string|object)$/, "a task's `error`, `checkpoint` and `state` are null"],
   [/^POST \/store\/namespaces → 200: \/ must be array$/, "`{\"namespaces\": [...]}`"],
   [/^(POST \/threads\/\{thread_id\}\/runs\/crons|POST \/runs\/crons|PATCH \/runs\/crons\/\{cron_id\}|POST \/runs\/crons\/search) → 200: (\/\d+)?\/(end_time|thread_id) must be string$/, "`thread_id: null` (stateless) and `end_time: null`"],
 ];

@@ -86,6 +86,8 @@ const meta = (thread_id: string, run_id: string, step: number, extra: object = {
   writes,
 });
 type State = { checkpoint: { checkpoint_id: string }; parent_checkpoint: { checkpoint_id: string } | null };
+/** The task of an input checkpoint: `__start__`, whose result is the run's input (as LangGraph's StateSnapshot). */
+const startTask = (input: object) => ({ id: expect.stringMatching(UUID), name: "__start__", path: ["__pregel_pull", "__start__"], error: null, interrupts: [], checkpoint: null, state: null, result: input });
 const ids = (states: State[]) => states.map((s) => s.checkpoint.checkpoint_id);
 
 describe("thread history", () => {
@@ -115,7 +117,7 @@ describe("thread history", () => {
       {
         values: first,
         next: ["__start__"],
-        tasks: [],
+        tasks: [startTask({ chat: true })],
         checkpoint: ref(tid, c3!),
         metadata: meta(tid, r2, 1, {}, "input", { __start__: { chat: true } }),
         created_at: "2026-01-15T09:00:02.000000+00:00",
@@ -135,7 +137,7 @@ describe("thread history", () => {
       {
         values: {},
         next: ["__start__"],
-        tasks: [],
+        tasks: [startTask({ chat: true })],
         checkpoint: ref(tid, c1!),
         metadata: meta(tid, r1, -1, { user: "alice" }, "input", { __start__: { chat: true } }),
         created_at: "2026-01-15T09:00:01.000000+00:00",
@@ -161,7 +163,8 @@ describe("thread history", () => {
     expect(history.map((s: { metadata: { source: string; step: number; writes: unknown }; next: string[]; values: unknown }) => [s.metadata.source, s.metadata.step, s.metadata.writes, s.next, s.values])).toEqual([
       ["loop", 2, { reply: { answer: 42 } }, [], { q: "?", answer: 42 }],
       ["loop", 1, { plan: { q: "?" } }, ["reply"], { q: "?" }],
-      ["loop", 0, null, ["plan"], {}],
+      // Step 0 has the input applied (the mock does not know the graph's channels: every key goes in).
+      ["loop", 0, null, ["plan"], { steps: true }],
       ["input", -1, { __start__: { steps: true } }, ["__start__"], {}],
     ]);
     expect(history[0].metadata.run_id).toBe(rid);
@@ -175,7 +178,7 @@ describe("thread history", () => {
     expect(history.map((s: { metadata: { source: string; step: number; writes: unknown }; next: string[]; values: unknown }) => [s.metadata.source, s.metadata.step, s.metadata.writes, s.next, s.values])).toEqual([
       ["loop", 2, { notify: { sent: true } }, [], { draft: "d1" }],
       ["loop", 1, { writer: { draft: "d1" } }, ["notify"], { draft: "d1" }],
-      ["loop", 0, null, ["writer"], {}],
+      ["loop", 0, null, ["writer"], { explicit: true }],
       ["input", -1, { __start__: { explicit: true } }, ["__start__"], {}],
     ]);
   });

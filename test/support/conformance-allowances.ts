@@ -52,8 +52,12 @@ export const ALLOWANCES: Allowance[] = [
   { note: 16, steps: /^runs\.stream (values|stateless)/, paths: /\.langgraph_api_url$/, gap: true },
   { note: 18, steps: /^threads\.copy$/, paths: /^response\.body\.metadata\.thread_id$/ },
   { note: 35, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.interrupts$/ },
-  { note: 36, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.tasks\.\d+(\.result)?$/, gap: true },
-  { note: 36, steps: /^threads\.getHistory (default limit|of the copy)$/, paths: /^response\.body\.[34]\.values\.messages$/, gap: true },
+  // A node's task result is the update its scenario step wrote, message ids included (LangGraph's
+  // reducer gives an id to a message a node returns without one).
+  { note: 36, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.tasks\.\d+\.result\.messages\.\d+\.id$/ },
+  // The input checkpoint shows the state before the run; a new thread's channels have no defaults in
+  // the mock, which does not know a graph's channels (LangGraph shows `messages: []`).
+  { note: 36, steps: /^threads\.getHistory (default limit|of the copy)$/, paths: /^response\.body\.4\.values\.messages$/ },
   { note: 37, steps: THREAD_STEPS, paths: /^response\.body(\.\d+)?\.(state_updated_at|values|interrupts|config\.configurable)$/ },
   // Search and pagination
 
