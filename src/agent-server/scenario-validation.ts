@@ -4,7 +4,7 @@ import { isPlainObject, toPointer } from "../core/json.js";
 import { isUuid } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
 import type { ErrorObject } from "ajv";
-import { isNode, LineCounter, parseDocument as parseYamlDocument } from "yaml";
+import { yaml } from "../core/lazy-modules.js";
 import { pointerOf, reasonOf } from "../store/fixtures.js";
 import { patternProblems } from "./patterns.js";
 import { templateProblems } from "./templates.js";
@@ -95,6 +95,7 @@ export function validateScenarioDocuments(docs: SourceDocument[]): LoadProblem[]
  * only when a file has problems, so loading good files costs nothing.
  */
 function addYamlLines(text: string, found: LoadProblem[]): void {
+  const { LineCounter, parseDocument: parseYamlDocument, isNode } = yaml();
   const lines = new LineCounter();
   const doc = parseYamlDocument(text, { lineCounter: lines });
   for (const problem of found) {

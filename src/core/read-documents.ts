@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
-import { parse as parseYaml, YAMLParseError } from "yaml";
+import { yaml as yamlPackage } from "./lazy-modules.js";
 import type { LoadProblem } from "./load-error.js";
 import { MAX_DEPTH, jsonTextDepth, shapeProblem } from "./shape-limits.js";
 
@@ -79,7 +79,7 @@ export function parseDocument(file: string, text: string, problems: LoadProblem[
       problems.push({ file, pointer: "", reason: `refused: nested deeper than ${MAX_DEPTH} levels` });
       return undefined;
     }
-    const content: unknown = yaml ? parseYaml(text, { uniqueKeys: true, maxAliasCount: 100 }) : JSON.parse(text);
+    const content: unknown = yaml ? yamlPackage().parse(text, { uniqueKeys: true, maxAliasCount: 100 }) : JSON.parse(text);
     const shape = yaml ? shapeProblem(content) : undefined;
     if (shape) {
       problems.push({ file, pointer: "", reason: `refused: ${shape}` });
@@ -87,7 +87,7 @@ export function parseDocument(file: string, text: string, problems: LoadProblem[
     }
     return yaml ? { file, content, yaml: text } : { file, content };
   } catch (err) {
-    if (err instanceof YAMLParseError) {
+    if (yaml && err instanceof yamlPackage().YAMLParseError) {
       const [line, col] = err.linePos?.[0] ? [err.linePos[0].line, err.linePos[0].col] : [0, 0];
       problems.push({ file, pointer: "", reason: `invalid YAML at line ${line}, column ${col}: ${err.message.split("\n")[0]}` });
     } else if (yaml) {

@@ -1,10 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { ajv as ajvPackage } from "../core/lazy-modules.js";
 
-const addFormats = addFormatsModule.default;
 
 /** Base of every schema `$id`: `${SCHEMA_BASE}<service>/<file>.json`. */
 export const SCHEMA_BASE = "https://agent-platform-mock.local/schemas/";
@@ -167,6 +166,7 @@ export class SchemaRegistry {
 }
 
 function makeAjv(options: { useDefaults: boolean; removeAdditional: boolean; validateSchema: boolean }): Ajv2020 {
+  const { Ajv2020, addFormats } = ajvPackage();
   const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true, ...options });
   addFormats(ajv);
   // Annotation keyword: a data-generation hint for json-schema-faker, ignored by validation.

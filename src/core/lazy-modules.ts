@@ -1,0 +1,25 @@
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+
+let yamlModule: typeof import("yaml") | undefined;
+let ajvModules: { Ajv2020: typeof import("ajv/dist/2020.js").Ajv2020; addFormats: (ajv: import("ajv/dist/2020.js").Ajv2020) => unknown } | undefined;
+
+/**
+ * Packages loaded on first use rather than when the library is imported (issue 15: import time).
+ * Synchronous requires, so the callers (createApp, file reading) stay synchronous.
+ */
+/** The yaml package: only YAML scenario and fixture files need it. */
+export function yaml(): typeof import("yaml") {
+  return (yamlModule ??= require("yaml") as typeof import("yaml"));
+}
+
+/** ajv (JSON Schema 2020-12) with ajv-formats: needed when the first mock is built, not at import. */
+export function ajv() {
+  if (!ajvModules) {
+    const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    const formats = require("ajv-formats") as { default: (ajv: unknown) => unknown };
+    ajvModules = { Ajv2020, addFormats: formats.default };
+  }
+  return ajvModules;
+}
