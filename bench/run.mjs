@@ -147,7 +147,7 @@ async function throughputRows(servers, rows) {
         const s = samples.get(row.name)[server.kind];
         s.rps.push(r.rps);
         // CPU of the whole measurement (warm-up included) over the requests it answered.
-        s.cpu.push((after.cpuUs - before.cpuUs) / (r.requests * (1 + CONFIG.warmupMs / CONFIG.durationMs)));
+        s.cpu.push((after.cpuUs - before.cpuAfterGcUs) / (r.requests * (1 + CONFIG.warmupMs / CONFIG.durationMs)));
       }
     }
   }
