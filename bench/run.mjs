@@ -8,6 +8,9 @@
 //   node bench/run.mjs --quick    fewer, shorter rounds (<1 min), smaller scale row
 //   node bench/run.mjs --million  also the 1,000,000-deployment row
 //   node bench/run.mjs --profile  CPU profile of the mock serving the list; prints where time goes
+//                                 (--profile-path=/threads/… for another GET)
+//   node bench/run.mjs --only=requests,writes   only those parts (memory, requests, writes, streams,
+//                                 startup, scale): for working on one; the verdict needs the whole run
 // Exit code: 0 when every target passed, 1 otherwise. The micro benches: `node bench/micro.mjs`.
 import { fork, spawn } from "node:child_process";
 import { cpus, totalmem } from "node:os";
@@ -18,6 +21,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has("--quick");
+const ONLY = [...args].find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
+const runs = (part) => !ONLY || ONLY.includes(part);
 const CONFIG = QUICK
   ? { rounds: 2, durationMs: 400, warmupMs: 100, connections: 16, windows: 5, windowMs: 400, journaled: 10_000, spawns: 2, starts: 3, scale: 100_000, pageRequests: 60 }
   : { rounds: 3, durationMs: 1500, warmupMs: 300, connections: 16, windows: 10, windowMs: 1000, journaled: 50_000, spawns: 5, starts: 10, scale: 100_000, pageRequests: 300 };
@@ -359,7 +364,7 @@ async function scaleRow(count, loadLimitMs, rssLimitMb) {
 async function profile() {
   const server = child("mock", MOCK_OPTIONS);
   server.port = await server.ready;
-  const path = "/v2/deployments?limit=20";
+  const path = [...args].find((a) => a.startsWith("--profile-path="))?.slice("--profile-path=".length) ?? "/v2/deployments?limit=20";
   await loadJob({ kind: "load", port: server.port, method: "GET", path, connections: CONFIG.connections, durationMs: 500, warmupMs: 0 });
   await new Promise((resolve) => {
     server.proc.once("message", resolve);
@@ -395,11 +400,13 @@ function summariseProfile(prof) {
     byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + us);
   }
   const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
-  log(`\n## CPU profile of GET /v2/deployments?limit=20 under load (self time, idle excluded)\n`);
+  log(`\n## CPU profile under load (self time, idle excluded)\n`);
   log("by package:");
   for (const [k, v] of top(byPkg, 10)) log(`  ${fmt((v / total) * 100, 1).padStart(5)} %  ${k}`);
   log("top functions:");
   for (const [k, v] of top(byFn, 15)) log(`  ${fmt((v / total) * 100, 1).padStart(5)} %  ${k}`);
+  log("top functions of the mock itself:");
+  for (const [k, v] of top(new Map([...byFn].filter(([k]) => k.includes(" dist/"))), 15)) log(`  ${fmt((v / total) * 100, 1).padStart(5)} %  ${k}`);
 }
 
 // ---------------------------------------------------------------- main
@@ -418,15 +425,15 @@ async function main() {
   const { rows, answers, stream } = await recordRows(mock.port);
   await Promise.all(servers.slice(1).map((s) => s.answers(answers)));
 
-  await memoryRows(mock, express, rows[1].path);
-  await throughputRows(servers, rows);
-  await writeWindows(mock, express);
-  await streamRow(servers, stream);
+  if (runs("memory")) await memoryRows(mock, express, rows[1].path);
+  if (runs("requests")) await throughputRows(servers, rows);
+  if (runs("writes")) await writeWindows(mock, express);
+  if (runs("streams")) await streamRow(servers, stream);
   for (const s of servers) s.close();
-  await startupRows();
-  await scaleRow(CONFIG.scale, 1000, 300);
+  if (runs("startup")) await startupRows();
+  if (runs("scale")) await scaleRow(CONFIG.scale, 1000, 300);
   if (args.has("--million")) await scaleRow(1_000_000, 10_000, 2048);
-  else log("\n(1,000,000 deployments: run with --million)");
+  else if (runs("scale")) log("\n(1,000,000 deployments: run with --million)");
   loader.kill();
 
   log(`\n## Targets (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);

@@ -4,6 +4,7 @@ import { formatTimestamp } from "../core/clock.js";
 import { rawBodyOf } from "./json-body.js";
 import { MAX_DEPTH, jsonTextDepth } from "../core/shape-limits.js";
 import { redactBodyText, redactHeaders } from "./redact.js";
+import { setOwn } from "../core/json.js";
 
 export interface JournalEntry {
   id: number;
@@ -49,8 +50,12 @@ export const DEFAULT_JOURNAL: JournalOptions = { maxEntries: 1000, maxBodyBytes:
 /** A body as the journal keeps it: the text as sent, a truncated preview, or (no raw text) the parsed value. */
 type StoredBody = { text: string } | { truncated: { $truncated: true; size: number; preview: string } } | { value: unknown };
 
-/** An entry as kept: the body as read, the time in epoch ms (formatted by `publicEntry`). */
-type StoredEntry = Omit<JournalEntry, "body" | "received_at"> & { stored: StoredBody; received_at: number };
+/**
+ * An entry as kept: the body as read, the time in epoch ms, and the request's own header and query
+ * objects (node and express make fresh ones per request and nothing changes them after), which
+ * `publicEntry` copies and redacts when the journal is read rather than on every request.
+ */
+type StoredEntry = Omit<JournalEntry, "body" | "received_at" | "headers"> & { stored: StoredBody; received_at: number; headers: Record<string, unknown> };
 
 /** Notes made while a request is being answered, until it is recorded. */
 const notes = new WeakMap<Request, Record<string, unknown>>();
@@ -98,7 +103,7 @@ export class Journal {
         (filter.route === undefined || e.route === filter.route),
     );
     if (filter.limit !== undefined) matches = filter.limit <= 0 ? [] : matches.slice(-filter.limit);
-    return matches.map(publicEntry);
+    return matches.map((e) => publicEntry(e, this.options.showSecrets));
   }
 
   /** Adds facts to the entry this request will get (the scenario that answered, near misses…). */
@@ -133,8 +138,8 @@ export class Journal {
       id: this.nextId++,
       method: req.method,
       path,
-      query: { ...(req.query as Record<string, unknown>) },
-      headers: this.options.showSecrets ? { ...req.headers } : redactHeaders(req.headers),
+      query: req.query as Record<string, unknown>,
+      headers: req.headers,
       stored,
       status,
       route: typeof locals.route === "string" ? locals.route : null,
@@ -146,7 +151,7 @@ export class Journal {
     if (note) entry.note = note;
     this.entries.push(entry);
     if (this.entries.length > this.options.maxEntries) this.entries.splice(0, this.entries.length - this.options.maxEntries);
-    this.onRecord?.(() => publicEntry(entry));
+    this.onRecord?.(() => publicEntry(entry, this.options.showSecrets));
   }
 
   private storeBody(req: Request): StoredBody {
@@ -169,14 +174,14 @@ export class Journal {
   }
 }
 
-/** An entry as readers get it: their own copy, the body parsed again. */
-function publicEntry({ stored, ...e }: StoredEntry): JournalEntry {
+/** An entry as readers get it: their own copy, credentials redacted unless shown, the body parsed again. */
+function publicEntry({ stored, ...e }: StoredEntry, showSecrets: boolean): JournalEntry {
   const entry: JournalEntry = {
     id: e.id,
     method: e.method,
     path: e.path,
-    query: { ...e.query },
-    headers: { ...e.headers },
+    query: copyOwn(e.query),
+    headers: showSecrets ? copyOwn(e.headers) : redactHeaders(e.headers),
     body: bodyOf(stored),
     status: e.status,
     route: e.route,
@@ -186,6 +191,13 @@ function publicEntry({ stored, ...e }: StoredEntry): JournalEntry {
   };
   if (e.note) entry.note = structuredClone(e.note);
   return entry;
+}
+
+/** A flat copy that keeps a `__proto__` key as data (query keys and header names are the client's). */
+function copyOwn(source: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) setOwn(out, key, source[key]);
+  return out;
 }
 
 function bodyOf(stored: StoredBody): unknown {

@@ -6,6 +6,7 @@ import { readPart } from "./request-input.js";
 import { RawJson } from "./raw-json.js";
 import { schemas } from "../schemas/registry.js";
 import { checkResponse } from "./response-check.js";
+import { RouteMatcher, type RouteMatch } from "./route-matcher.js";
 import { Reply, type RequestScope, type RouteInput, type RouteSpec } from "./route.js";
 import type { RequestProblem, ServiceModule } from "./service-module.js";
 import type { StreamFault } from "./faults.js";
@@ -30,10 +31,32 @@ export interface MountedRoute {
  */
 export class Registrar {
   readonly routes: MountedRoute[] = [];
+  /** Each mounted route's middleware chain, by method and path. */
+  private readonly matcher = new RouteMatcher<RequestHandler[]>();
+  private readonly installed = new WeakSet<Express>();
 
   constructor(private readonly ctx: MockContext) {}
 
+  /** Finds the request's route and runs its chain; requests no route declares go on to the 404/405 fallback. */
+  private readonly dispatch: RequestHandler = (req, res, next) => {
+    let found: RouteMatch<RequestHandler[]> | undefined;
+    try {
+      found = this.matcher.match(req.method, req.path);
+    } catch (err) {
+      return next(err);
+    }
+    if (!found) return next();
+    req.params = found.params;
+    runChain(found.value, req, res, next);
+  };
+
   mount(app: Express, module: ServiceModule): void {
+    // One middleware serves every declared route (installed where the first module is mounted): it
+    // finds the route with the matcher instead of express trying ~300 route layers one by one.
+    if (!this.installed.has(app)) {
+      this.installed.add(app);
+      app.use(this.dispatch);
+    }
     // In the test suite (where responses are checked) every declaration is compiled now, so a broken
     // one fails the suite at start. Elsewhere each validator is compiled on the first request that
     // needs it (still once per process): start-up does not pay for the routes a session never calls.
@@ -42,6 +65,7 @@ export class Registrar {
     const cors = corsHandler({ origins: this.ctx.options.corsOrigins });
     const preflightPaths = new Set<string>();
     for (const prefix of module.prefixes) {
+      const mountNames = new Set(paramNames(prefix));
       for (const spec of module.routes) {
         const path = prefix + spec.path;
         this.routes.push({ module, spec, path, prefix });
@@ -58,12 +82,12 @@ export class Registrar {
         if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") chain.push(parseBody(spec.bodyError ?? module.bodyError, parsers[spec.bodyKind ?? "json"]));
         // After the body is read, so that a rule can match on it.
         if (!module.control) chain.push(this.ctx.faults.middleware(module, spec));
-        chain.push(this.handle(module, spec, prefix));
-        app[method(spec.method)](expressPath(path), ...chain);
+        chain.push(this.handle(module, spec, mountNames));
+        this.matcher.add(spec.method, path, chain);
       }
     }
     // A preflight is answered by the CORS handler before anything else (it needs no API key).
-    for (const path of preflightPaths) app.options(expressPath(path), cors);
+    for (const path of preflightPaths) this.matcher.add("OPTIONS", path, [cors]);
   }
 
   /** Every served route as `{method, path}` (OpenAPI form, prefix included). */
@@ -71,10 +95,10 @@ export class Registrar {
     return this.routes.map((r) => ({ method: r.spec.method, path: r.path, name: r.spec.name, module: r.module.name }));
   }
 
-  private handle(module: ServiceModule, spec: RouteSpec, prefix: string): RequestHandler {
+  private handle(module: ServiceModule, spec: RouteSpec, mountNames: ReadonlySet<string>): RequestHandler {
     return async (req, res, next) => {
       try {
-        const input = readInput(module, spec, req, this.ctx, prefix);
+        const input = readInput(module, spec, req, this.ctx, mountNames);
         const result = await spec.handler(input, res);
         if (res.headersSent || res.writableEnded) return;
         send(res, spec, result);
@@ -83,6 +107,28 @@ export class Registrar {
       }
     };
   }
+}
+
+/**
+ * Runs a route's middleware in order, as express runs a route's handlers: each calls `next()` to go
+ * on or `next(err)` to hand the error to the app's error handler; a handler that throws, or whose
+ * promise rejects, is handled like `next(err)`. After the last one the request goes on to `done`
+ * (the 404/405 fallback), as an unanswered request does in express.
+ */
+function runChain(chain: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
+  let i = 0;
+  const next = (err?: unknown): void => {
+    if (err !== undefined && err !== null) return done(err);
+    const handler = chain[i++];
+    if (!handler) return done();
+    try {
+      const result = handler(req, res, next) as unknown;
+      if (result instanceof Promise) result.catch((e: unknown) => done(e ?? new Error("Rejected promise")));
+    } catch (e) {
+      done(e);
+    }
+  };
+  next();
 }
 
 /** Marks the response with the route's name (the journal and the request log show it). */
@@ -106,7 +152,7 @@ function compileSchemas(module: ServiceModule, spec: RouteSpec): void {
   }
 }
 
-function readInput(module: ServiceModule, spec: RouteSpec, req: Request, ctx: MockContext, prefix: string): RouteInput {
+function readInput(module: ServiceModule, spec: RouteSpec, req: Request, ctx: MockContext, mountNames: ReadonlySet<string>): RouteInput {
   const problems: RequestProblem[] = [];
   const read = (part: RequestProblem["part"], schema: RouteSpec["params"], raw: unknown): unknown => {
     if (schema === undefined) return part === "body" ? raw : {};
@@ -114,10 +160,9 @@ function readInput(module: ServiceModule, spec: RouteSpec, req: Request, ctx: Mo
     if (problem) problems.push(problem);
     return value;
   };
-  const mountNames = new Set(paramNames(prefix));
   const routeParams: Record<string, string> = {};
   const mount: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.params as Record<string, string>)) (mountNames.has(name) ? mount : routeParams)[name] = value;
+  for (const name in req.params) (mountNames.has(name) ? mount : routeParams)[name] = (req.params as Record<string, string>)[name] as string;
   const params = read("path", spec.params, routeParams) as Record<string, string>;
   const query = read("query", spec.query, req.query);
   if (module.strictQuery) {
@@ -136,12 +181,9 @@ function readInput(module: ServiceModule, spec: RouteSpec, req: Request, ctx: Mo
 }
 
 function scopeOf(req: Request, ctx: MockContext, mount: Record<string, string>): RequestScope {
-  const controller = new AbortController();
-  req.once("close", () => {
-    if (!req.res?.writableFinished) controller.abort();
-  });
   // Where the request was sent: the mock's URLs point back there unless a public URL is configured.
   const origin = `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`;
+  let controller: AbortController | undefined;
   return {
     method: req.method,
     path: req.path,
@@ -150,11 +192,27 @@ function scopeOf(req: Request, ctx: MockContext, mount: Record<string, string>):
     tracingUrl: ctx.tracingUrl(origin),
     mount,
     local: { address: req.socket.localAddress, port: req.socket.localPort },
-    signal: controller.signal,
+    // Made when a handler first asks (streams and waits do; most routes never do): an AbortController
+    // and a listener per request were a visible share of a plain read's cost.
+    get signal() {
+      if (!controller) controller = abortedWhenClientLeaves(req);
+      return controller.signal;
+    },
     sentBody: req.body,
     streamFault: req.res?.locals.streamFault as StreamFault | undefined,
     note: (facts) => ctx.journal.annotate(req, facts),
   };
+}
+
+/** Aborts when the client goes away before its answer is complete (also if it already has). */
+function abortedWhenClientLeaves(req: Request): AbortController {
+  const controller = new AbortController();
+  const gone = () => {
+    if (!req.res?.writableFinished) controller.abort();
+  };
+  if (req.closed) gone();
+  else req.once("close", gone);
+  return controller;
 }
 
 /** Writes what a handler returned: a Reply as it says, else the body with the first declared status. */
@@ -229,10 +287,6 @@ function watchResponse(module: ServiceModule, spec: RouteSpec): RequestHandler {
     res.locals.checkJson = (body: unknown) => checkResponse(module, spec, res.statusCode, body);
     next();
   };
-}
-
-function method(m: RouteSpec["method"]): "get" | "post" | "put" | "patch" | "delete" {
-  return m.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
 }
 
 /** `/threads/{thread_id}` → `/threads/:thread_id` (express 5 path syntax). */

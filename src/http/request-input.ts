@@ -1,6 +1,7 @@
 import { SCHEMA_BASE, schemas } from "../schemas/registry.js";
 import { isUuid } from "../core/random.js";
 import { setOwn } from "../core/json.js";
+import type { ValidateFunction } from "ajv";
 import type { SchemaRef } from "./route.js";
 import type { RequestPart, RequestProblem } from "./service-module.js";
 
@@ -12,12 +13,62 @@ import type { RequestPart, RequestProblem } from "./service-module.js";
  * properties of closed objects are dropped, defaults filled, and `format: uuid` values lowercased.
  */
 export function readPart(part: RequestPart, schema: SchemaRef, raw: unknown): { value: unknown; problem?: RequestProblem } {
-  const registry = schemas();
-  const value = part === "body" ? copyOf(raw) : convertStrings(schema, raw as Record<string, unknown>);
-  const errors = registry.checkRequest(schema, value);
-  if (errors.length) return { value, problem: { part, schema, data: value, errors } };
-  canonicalUuids(schema, value);
+  const reader = readerOf(schema);
+  const value = part === "body" ? copyOf(raw) : convertStrings(reader, raw as Record<string, unknown>);
+  if (!reader.request(value)) return { value, problem: { part, schema, data: value, errors: [...(reader.request.errors ?? [])] } };
+  reader.defaults(value);
+  if (reader.hasUuids) canonicalUuids(schema, value);
   return { value };
+}
+
+/**
+ * What reading a part against one schema needs, worked out on the first request that uses the schema
+ * (schemas are static): the declared properties with their types, the compiled validators, and whether
+ * any `format: uuid` value can be in it. Every request after that only converts and validates.
+ */
+interface PartReader {
+  properties: { name: string; array: boolean; types: string[]; itemTypes: string[] }[];
+  declared: ReadonlySet<string>;
+  patterns: RegExp[];
+  /** Validates as pydantic reads (undeclared properties of closed objects dropped). */
+  request: ValidateFunction;
+  /** Fills schema defaults into data `request` accepted. */
+  defaults: ValidateFunction;
+  hasUuids: boolean;
+}
+
+const readers = new Map<string, PartReader>();
+const inlineReaders = new WeakMap<object, PartReader>();
+
+function readerOf(schema: SchemaRef): PartReader {
+  let reader = typeof schema === "string" ? readers.get(schema) : inlineReaders.get(schema);
+  if (!reader) {
+    reader = makeReader(schema);
+    if (typeof schema === "string") readers.set(schema, reader);
+    else inlineReaders.set(schema, reader);
+  }
+  return reader;
+}
+
+function makeReader(schema: SchemaRef): PartReader {
+  const registry = schemas();
+  const node = registry.resolve(schema);
+  const declared = (node.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const base = typeof schema === "string" ? schema : undefined;
+  const properties = Object.keys(declared).map((name) => {
+    const resolved = resolveProperty(base, declared[name] as Record<string, unknown>);
+    const types = typesOf(resolved);
+    const array = types.includes("array");
+    return { name, array, types, itemTypes: array ? typesOf(resolveProperty(base, (resolved.items ?? {}) as Record<string, unknown>)) : [] };
+  });
+  return {
+    properties,
+    declared: new Set(Object.keys(declared)),
+    patterns: Object.keys((node.patternProperties ?? {}) as object).map((p) => new RegExp(p, "u")),
+    request: registry.validator(schema, registry.requestAjv),
+    defaults: registry.validator(schema, registry.defaultsAjv),
+    hasUuids: mentionsUuid(typeof schema === "string" ? { $ref: absolute(schema) } : schema, typeof schema === "string" ? absolute(schema) : SCHEMA_BASE, new Set()),
+  };
 }
 
 /** A body copy that validation may trim and fill; JSON values only, so a plain recursive copy does. */
@@ -25,18 +76,12 @@ function copyOf(value: unknown): unknown {
   return value === undefined ? undefined : structuredClone(value);
 }
 
-function convertStrings(schema: SchemaRef, input: Record<string, unknown>): Record<string, unknown> {
-  const node = schemas().resolve(schema);
-  const properties = (node.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const base = typeof schema === "string" ? schema : undefined;
+function convertStrings(reader: PartReader, input: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of Object.keys(properties)) {
+  for (const { name, array, types, itemTypes } of reader.properties) {
     const raw = Object.hasOwn(input, name) ? input[name] : undefined;
     if (raw === undefined) continue;
-    const resolved = resolveProperty(base, properties[name] as Record<string, unknown>);
-    const types = typesOf(resolved);
-    if (types.includes("array")) {
-      const itemTypes = typesOf(resolveProperty(base, (resolved.items ?? {}) as Record<string, unknown>));
+    if (array) {
       out[name] = (Array.isArray(raw) ? raw : [raw]).map((v) => coerce(String(v), itemTypes));
     } else {
       const last = Array.isArray(raw) ? raw[raw.length - 1] : raw;
@@ -44,9 +89,9 @@ function convertStrings(schema: SchemaRef, input: Record<string, unknown>): Reco
     }
   }
   // Names a schema cannot list (say, every `x-*` header) are read as text by `patternProperties`.
-  const patterns = Object.keys((node.patternProperties ?? {}) as object).map((p) => new RegExp(p, "u"));
+  if (reader.patterns.length === 0) return out;
   for (const name of Object.keys(input)) {
-    if (Object.hasOwn(properties, name) || !patterns.some((p) => p.test(name))) continue;
+    if (reader.declared.has(name) || !reader.patterns.some((p) => p.test(name))) continue;
     const raw = input[name];
     if (raw !== undefined) setOwn(out, name, String(Array.isArray(raw) ? raw[raw.length - 1] : raw));
   }
@@ -117,10 +162,7 @@ function canonicalUuids(schema: SchemaRef, value: unknown): void {
 
 function walk(node: Record<string, unknown>, base: string, value: unknown, depth: number, replace: (v: unknown) => void): void {
   if (depth > 12 || value === null || value === undefined) return;
-  while (typeof node.$ref === "string") {
-    base = new URL(node.$ref, base).toString();
-    node = schemas().resolve(base);
-  }
+  while (typeof node.$ref === "string") ({ node, base } = followRef(node.$ref, base));
   if (node.format === "uuid" && typeof value === "string" && isUuid(value)) return replace(value.toLowerCase());
   for (const branch of ((node.anyOf ?? node.oneOf ?? node.allOf) as Record<string, unknown>[] | undefined) ?? []) walk(branch, base, value, depth + 1, replace);
   for (const key of ["then", "else"] as const) if (node[key] && typeof node[key] === "object") walk(node[key] as Record<string, unknown>, base, value, depth + 1, replace);
@@ -132,6 +174,30 @@ function walk(node: Record<string, unknown>, base: string, value: unknown, depth
       if (Object.hasOwn(record, key)) walk(sub, base, record[key], depth + 1, (v) => (record[key] = v));
     }
   }
+}
+
+/** Whether a `format: uuid` value can appear anywhere in data of this schema (decided once per schema). */
+function mentionsUuid(node: Record<string, unknown>, base: string, seen: Set<Record<string, unknown>>): boolean {
+  if (seen.has(node)) return false;
+  seen.add(node);
+  while (typeof node.$ref === "string") ({ node, base } = followRef(node.$ref, base));
+  if (node.format === "uuid") return true;
+  const children: unknown[] = [...(((node.anyOf ?? node.oneOf ?? node.allOf) as unknown[] | undefined) ?? []), node.then, node.else, node.items, ...Object.values((node.properties as object | undefined) ?? {})];
+  return children.some((child) => child !== null && typeof child === "object" && !Array.isArray(child) && mentionsUuid(child as Record<string, unknown>, base, seen));
+}
+
+const followed = new Map<string, { node: Record<string, unknown>; base: string }>();
+
+/** A `$ref` resolved against the document it appears in (memoised: URL parsing per request adds up). */
+function followRef(ref: string, base: string): { node: Record<string, unknown>; base: string } {
+  const key = `${base} ${ref}`;
+  let target = followed.get(key);
+  if (!target) {
+    const url = new URL(ref, base).toString();
+    target = { node: schemas().resolve(url), base: url };
+    followed.set(key, target);
+  }
+  return target;
 }
 
 function absolute(ref: string): string {

@@ -1,0 +1,102 @@
+import { detailError } from "./http-error.js";
+
+/** A route found for a request: what was registered and the decoded path parameters. */
+export interface RouteMatch<T> {
+  value: T;
+  params: Record<string, string>;
+}
+
+interface Entry<T> {
+  /** Registration order: the first registered route that matches wins, as in express. */
+  order: number;
+  /** Each segment's literal text in lowercase, or the name of the parameter it binds. */
+  segments: ({ literal: string } | { param: string })[];
+  value: T;
+}
+
+/**
+ * Finds the declared route of a request by method and path, with express 5's matching rules (which the
+ * mock has always served by): the first registered route that matches wins, literal segments compare
+ * case-insensitively, one trailing slash is allowed, a parameter is one non-empty segment, decoded
+ * with `decodeURIComponent` (a malformed escape is 400 `Failed to decode param '…'`). HEAD requests
+ * are answered by GET routes.
+ *
+ * Express tries every registered route in turn, ~300 of them here; this looks at the few whose method,
+ * segment count and first segment fit, which takes the router off the cost of every request.
+ */
+export class RouteMatcher<T> {
+  private readonly buckets = new Map<string, Entry<T>[]>();
+  private count = 0;
+
+  /** `path` in OpenAPI form: `/threads/{thread_id}/runs`. */
+  add(method: string, path: string, value: T): void {
+    const segments = split(path).map((s) => (/^\{[^}]+\}$/.test(s) ? { param: s.slice(1, -1) } : { literal: s.toLowerCase() }));
+    const first = segments[0];
+    const key = bucketKey(method.toUpperCase(), segments.length, first === undefined ? "" : "param" in first ? WILDCARD : first.literal);
+    let bucket = this.buckets.get(key);
+    if (!bucket) this.buckets.set(key, (bucket = []));
+    bucket.push({ order: this.count++, segments, value });
+  }
+
+  /** The route for a request path (as sent, without the query), or undefined. */
+  match(method: string, path: string): RouteMatch<T> | undefined {
+    const m = method === "HEAD" ? "GET" : method;
+    const parts = split(path);
+    const first = parts.length ? (parts[0] as string).toLowerCase() : "";
+    const literal = this.buckets.get(bucketKey(m, parts.length, first));
+    const wild = parts.length ? this.buckets.get(bucketKey(m, parts.length, WILDCARD)) : undefined;
+    let best: Entry<T> | undefined;
+    for (const bucket of [literal, wild]) {
+      if (!bucket) continue;
+      for (const entry of bucket) {
+        if (best && best.order < entry.order) break;
+        if (fits(entry, parts)) {
+          best = entry;
+          break;
+        }
+      }
+    }
+    if (!best) return undefined;
+    const params: Record<string, string> = {};
+    best.segments.forEach((segment, i) => {
+      if ("param" in segment) params[segment.param] = decodeParam(parts[i] as string);
+    });
+    return { value: best.value, params };
+  }
+}
+
+const WILDCARD = "{}";
+
+function bucketKey(method: string, length: number, first: string): string {
+  return `${method} ${length} ${first}`;
+}
+
+/** `/a/b/` → `["a", "b"]`: one trailing slash is allowed (express's non-strict routing). */
+function split(path: string): string[] {
+  const parts = path.split("/");
+  parts.shift();
+  if (parts.length && parts[parts.length - 1] === "") parts.pop();
+  return parts;
+}
+
+function fits<T>(entry: Entry<T>, parts: string[]): boolean {
+  for (let i = 0; i < parts.length; i++) {
+    const segment = entry.segments[i];
+    const part = parts[i] as string;
+    if (segment === undefined) return false;
+    if ("literal" in segment) {
+      if (segment.literal !== part && segment.literal !== part.toLowerCase()) return false;
+    } else if (part === "") return false;
+  }
+  return true;
+}
+
+/** A path parameter as express decodes it; a malformed escape is the client's error (400), as there. */
+function decodeParam(value: string): string {
+  if (!value.includes("%")) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw detailError(400, `Failed to decode param '${value}'`);
+  }
+}
