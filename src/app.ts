@@ -9,6 +9,7 @@ import { fixtureServersModule } from "./control-plane/mcp-fixture-routes.js";
 import { agentServer, agentServerModule } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
 import { Registrar } from "./http/registrar.js";
+import { pipeline } from "./http/pipeline.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
 import { adminDocsRoute, apiDocsModule } from "./http/api-docs-module.js";
 import { adminModule } from "./admin/index.js";
@@ -36,31 +37,36 @@ export function createApp(options: MockOptions = {}): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  // One pipeline for all four services: they live under disjoint paths (DESIGN §1).
-  app.use(requestLog(ctx, options.onRequest));
-  app.use(inspectorLink());
-  app.use(ctx.journal.middleware());
-  // Before every /_mock route: no other web page may drive the admin API (docs/security.md).
-  app.use("/_mock", adminGuard({ origins: options.corsOrigins, publicUrl: options.publicUrl, errors: adminErrors }));
   const registrar = new Registrar(ctx);
   const agent = agentServer(ctx, options.scenarios ?? []);
   const control = new MockControl(ctx, agent, fixtures.documents.map((d) => d.file));
-  registrar.mount(app, adminModule(ctx, control, [adminDocsRoute(registrar), ...inspectorRoutes(ctx, new InspectorData(ctx, agent))]));
-  registrar.mount(app, apiDocsModule(registrar));
-  registrar.mount(app, tracingModule(ctx));
+  registrar.add(adminModule(ctx, control, [adminDocsRoute(registrar), ...inspectorRoutes(ctx, new InspectorData(ctx, agent))]));
+  registrar.add(apiDocsModule(registrar));
+  registrar.add(tracingModule(ctx));
   const mcpServers = new McpFixtureServers(ctx);
   const controlPlane = controlPlaneModule(ctx, fixtures, mcpServers);
-  registrar.mount(app, controlPlane);
-  registrar.mount(app, fixtureServersModule(mcpServers));
+  registrar.add(controlPlane);
+  registrar.add(fixtureServersModule(mcpServers));
   const agentModule = agentServerModule(ctx, agent, fixtures);
-  registrar.mount(app, agentModule);
+  registrar.add(agentModule);
   // The seed phase, in order: tenants → integrations → providers → fixture servers → deployments
   // (the control plane's steps), then graphs → assistants (the agent server's).
   controlPlane.seed?.();
   agentModule.seed?.();
   fixtures.finish();
   for (const rule of readFaultRules(options.faults ?? [])) ctx.faults.add(rule);
-  app.use(notFound(ctx.routes));
+  // One pipeline for all four services: they live under disjoint paths (DESIGN §1).
+  app.use(
+    pipeline([
+      requestLog(ctx, options.onRequest),
+      inspectorLink(),
+      ctx.journal.middleware(),
+      // Before every /_mock route: no other web page may drive the admin API (docs/security.md).
+      adminGuard({ origins: options.corsOrigins, publicUrl: options.publicUrl, errors: adminErrors }),
+      registrar.dispatch,
+      notFound(ctx.routes),
+    ]),
+  );
   app.use(errorHandler());
   ctx.markStarted();
   app.locals.mock = control;

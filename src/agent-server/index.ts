@@ -46,7 +46,7 @@ export interface AgentServer {
  *
  * @example
  * const agent = agentServer(ctx, ["scenarios"]);
- * registrar.mount(app, agentServerModule(ctx, agent));
+ * registrar.add(agentServerModule(ctx, agent));
  * await agent.loadScenarios([{ name: "hello", events: [{ event: "values", data: { messages: [] } }] }]);
  */
 export function agentServer(ctx: MockContext, scenarios: readonly (string | ScenarioInput)[]): AgentServer {

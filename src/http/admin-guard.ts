@@ -7,6 +7,9 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 /** `POST /_mock/scenarios` also takes a scenario file's YAML. */
 const YAML_TYPE = /^(application|text)\/(x-)?yaml\s*(;|$)/i;
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** The admin API's paths (matched as express matched its mount path: case-insensitively). */
+const ADMIN_PATH = /^\/_mock(\/|$)/i;
+const SCENARIOS_PATH = /^\/_mock\/scenarios\/?$/i;
 
 export interface AdminGuardOptions {
   /** MockOptions.corsOrigins: the only other origins the admin API answers. */
@@ -28,10 +31,12 @@ export interface AdminGuardOptions {
  * - a state-changing request with a body must say it is JSON (YAML for scenario uploads), so a plain
  *   form or a `text/plain` fetch — the requests a page can send without a preflight — is a 415.
  * Requests without an `Origin` (curl, SDKs, tests) pass the first check; the second still applies.
+ * Other paths pass through untouched.
  */
 export function adminGuard(options: AdminGuardOptions): RequestHandler {
   const allowedCors = options.origins ? cors({ origins: options.origins }) : undefined;
   return (req, res, next) => {
+    if (!ADMIN_PATH.test(req.path)) return next();
     const origin = req.headers.origin;
     if (origin !== undefined && !sameOrigin(origin, req.headers.host, options.publicUrl)) {
       if (!options.origins || !originAllowed({ origins: options.origins }, origin)) return next(options.errors.forbiddenOrigin(origin));
@@ -42,7 +47,7 @@ export function adminGuard(options: AdminGuardOptions): RequestHandler {
     function checkType(): void {
       if (!STATE_CHANGING.has(req.method) || !hasBody(req.headers)) return next();
       const type = String(req.headers["content-type"] ?? "");
-      const scenarios = req.method === "POST" && /^\/scenarios\/?$/.test(req.path);
+      const scenarios = req.method === "POST" && SCENARIOS_PATH.test(req.path);
       if (JSON_TYPE.test(type) || (scenarios && YAML_TYPE.test(type))) return next();
       next(options.errors.unsupportedType(type, scenarios ? "application/json or application/yaml" : "application/json"));
     }

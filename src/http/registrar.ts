@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { MockContext } from "../context.js";
 import { cors as corsHandler } from "./cors.js";
 import { bodyProblem, jsonBody } from "./json-body.js";
@@ -7,6 +7,7 @@ import { RawJson } from "./raw-json.js";
 import { schemas } from "../schemas/registry.js";
 import { checkResponse } from "./response-check.js";
 import { RouteMatcher, type RouteMatch } from "./route-matcher.js";
+import { runSteps } from "./pipeline.js";
 import { Reply, type RequestScope, type RouteInput, type RouteSpec } from "./route.js";
 import type { RequestProblem, ServiceModule } from "./service-module.js";
 import type { StreamFault } from "./faults.js";
@@ -33,12 +34,15 @@ export class Registrar {
   readonly routes: MountedRoute[] = [];
   /** Each mounted route's middleware chain, by method and path. */
   private readonly matcher = new RouteMatcher<RequestHandler[]>();
-  private readonly installed = new WeakSet<Express>();
 
   constructor(private readonly ctx: MockContext) {}
 
-  /** Finds the request's route and runs its chain; requests no route declares go on to the 404/405 fallback. */
-  private readonly dispatch: RequestHandler = (req, res, next) => {
+  /**
+   * The middleware that serves every declared route: it finds the route with the matcher (instead of
+   * express trying ~300 route layers one by one) and runs its chain; a request no route declares goes
+   * on to the 404/405 fallback.
+   */
+  readonly dispatch: RequestHandler = (req, res, next) => {
     let found: RouteMatch<RequestHandler[]> | undefined;
     try {
       found = this.matcher.match(req.method, req.path);
@@ -47,16 +51,11 @@ export class Registrar {
     }
     if (!found) return next();
     req.params = found.params;
-    runChain(found.value, req, res, next);
+    runSteps(found.value, req, res, next);
   };
 
-  mount(app: Express, module: ServiceModule): void {
-    // One middleware serves every declared route (installed where the first module is mounted): it
-    // finds the route with the matcher instead of express trying ~300 route layers one by one.
-    if (!this.installed.has(app)) {
-      this.installed.add(app);
-      app.use(this.dispatch);
-    }
+  /** Serves a module's routes through `dispatch`. */
+  add(module: ServiceModule): void {
     // In the test suite (where responses are checked) every declaration is compiled now, so a broken
     // one fails the suite at start. Elsewhere each validator is compiled on the first request that
     // needs it (still once per process): start-up does not pay for the routes a session never calls.
@@ -107,28 +106,6 @@ export class Registrar {
       }
     };
   }
-}
-
-/**
- * Runs a route's middleware in order, as express runs a route's handlers: each calls `next()` to go
- * on or `next(err)` to hand the error to the app's error handler; a handler that throws, or whose
- * promise rejects, is handled like `next(err)`. After the last one the request goes on to `done`
- * (the 404/405 fallback), as an unanswered request does in express.
- */
-function runChain(chain: readonly RequestHandler[], req: Request, res: Response, done: NextFunction): void {
-  let i = 0;
-  const next = (err?: unknown): void => {
-    if (err !== undefined && err !== null) return done(err);
-    const handler = chain[i++];
-    if (!handler) return done();
-    try {
-      const result = handler(req, res, next) as unknown;
-      if (result instanceof Promise) result.catch((e: unknown) => done(e ?? new Error("Rejected promise")));
-    } catch (e) {
-      done(e);
-    }
-  };
-  next();
 }
 
 /** Marks the response with the route's name (the journal and the request log show it). */

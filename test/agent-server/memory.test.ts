@@ -57,7 +57,9 @@ describe("runs that can no longer be joined", () => {
     const ctx = new MockContext({ seed: 1, fixtures: false, clock: { autoAdvance: false } });
     const agent = agentServer(ctx, scenarios);
     const app = express();
-    new Registrar(ctx).mount(app, agentServerModule(ctx, agent));
+    const registrar = new Registrar(ctx);
+    registrar.add(agentServerModule(ctx, agent));
+    app.use(registrar.dispatch);
     app.use(errorHandler());
     return { agent, app };
   }

@@ -28,7 +28,9 @@ describe("a route added to the agent-server module", () => {
       handler: ({ body, scope }) => ({ n: body.n, deployment: scope.mount.deployment_id ?? null }),
     });
     app = express();
-    new Registrar(ctx).mount(app, { ...module, routes: [...module.routes, probe] });
+    const registrar = new Registrar(ctx);
+    registrar.add({ ...module, routes: [...module.routes, probe] });
+    app.use(registrar.dispatch);
     app.use(errorHandler());
   });
 

@@ -40,8 +40,9 @@ describe("a route added to a control-plane module", () => {
     });
     app = express();
     const registrar = new Registrar(ctx);
-    registrar.mount(app, { ...module, routes: [...module.routes, echo] });
-    registrar.mount(app, { ...fixtureServers, routes: [...fixtureServers.routes, formEcho] });
+    registrar.add({ ...module, routes: [...module.routes, echo] });
+    registrar.add({ ...fixtureServers, routes: [...fixtureServers.routes, formEcho] });
+    app.use(registrar.dispatch);
     app.use(errorHandler());
   });
 

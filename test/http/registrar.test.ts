@@ -51,7 +51,9 @@ function appWith(options: { apiKey?: string; checkResponses?: boolean } = {}) {
   const app = express();
   app.set("query parser", "simple");
   app.use(ctx.journal.middleware());
-  new Registrar(ctx).mount(app, module);
+  const registrar = new Registrar(ctx);
+  registrar.add(module);
+  app.use(registrar.dispatch);
   app.use(notFound(ctx.routes));
   app.use(errorHandler());
   return app;
