@@ -4,7 +4,6 @@ import { formatTimestamp } from "../core/clock.js";
 import { rawBodyOf } from "./json-body.js";
 import { MAX_DEPTH, jsonTextDepth } from "../core/shape-limits.js";
 import { redactBodyText, redactHeaders } from "./redact.js";
-import { setOwn } from "../core/json.js";
 
 export interface JournalEntry {
   id: number;
@@ -51,11 +50,17 @@ export const DEFAULT_JOURNAL: JournalOptions = { maxEntries: 1000, maxBodyBytes:
 type StoredBody = { text: string } | { truncated: { $truncated: true; size: number; preview: string } } | { value: unknown };
 
 /**
- * An entry as kept: the body as read, the time in epoch ms, and the request's own header and query
- * objects (node and express make fresh ones per request and nothing changes them after), which
- * `publicEntry` copies and redacts when the journal is read rather than on every request.
+ * An entry as kept: the body as read, the time in epoch ms, and the query and headers as one JSON text
+ * `[query, headers]` (both hold only strings and lists of strings, so the text gives them back exactly),
+ * which `publicEntry` parses and redacts when the journal is read. An entry is a handful of heap
+ * objects instead of a few dozen: entries outlive many garbage collections (a thousand are kept), and
+ * promoting every request's header object and strings made each collection of a large mock's heap
+ * cost a quarter of a plain read's CPU (docs/performance.md).
  */
-type StoredEntry = Omit<JournalEntry, "body" | "received_at" | "headers"> & { stored: StoredBody; received_at: number; headers: Record<string, unknown> };
+type StoredEntry = Omit<JournalEntry, "body" | "received_at" | "headers" | "query"> & { stored: StoredBody; received_at: number; queryAndHeaders: string };
+
+/** The stored body of every request without one (most of them). */
+const NO_BODY: StoredBody = Object.freeze({ value: null });
 
 /** Notes made while a request is being answered, until it is recorded. */
 const notes = new WeakMap<Request, Record<string, unknown>>();
@@ -125,7 +130,7 @@ export class Journal {
       this.record(req, path, status, locals, started, durationMs);
     } catch {
       try {
-        this.record(req, path, status, locals, started, durationMs, { value: null });
+        this.record(req, path, status, locals, started, durationMs, NO_BODY);
       } catch {
         // Nothing left to keep: the request is simply not journaled.
       }
@@ -138,8 +143,7 @@ export class Journal {
       id: this.nextId++,
       method: req.method,
       path,
-      query: req.query as Record<string, unknown>,
-      headers: req.headers,
+      queryAndHeaders: JSON.stringify([req.query, req.headers]),
       stored,
       status,
       route: typeof locals.route === "string" ? locals.route : null,
@@ -168,7 +172,7 @@ export class Journal {
     // Bytes (a tarball upload) are not text: the journal says how many there were.
     if (Buffer.isBuffer(body)) return { value: { $binary: true, size: body.length } };
     const text = body === undefined ? undefined : JSON.stringify(body);
-    if (text === undefined) return { value: null };
+    if (text === undefined) return NO_BODY;
     if (Buffer.byteLength(text) <= max) return { text: redact(text) };
     return { truncated: { $truncated: true, size: Buffer.byteLength(text), preview: redact(Buffer.from(text).subarray(0, max).toString("utf8")) } };
   }
@@ -176,12 +180,13 @@ export class Journal {
 
 /** An entry as readers get it: their own copy, credentials redacted unless shown, the body parsed again. */
 function publicEntry({ stored, ...e }: StoredEntry, showSecrets: boolean): JournalEntry {
+  const [query, headers] = JSON.parse(e.queryAndHeaders) as [Record<string, unknown>, Record<string, unknown>];
   const entry: JournalEntry = {
     id: e.id,
     method: e.method,
     path: e.path,
-    query: copyOwn(e.query),
-    headers: showSecrets ? copyOwn(e.headers) : redactHeaders(e.headers),
+    query,
+    headers: showSecrets ? headers : redactHeaders(headers),
     body: bodyOf(stored),
     status: e.status,
     route: e.route,
@@ -191,13 +196,6 @@ function publicEntry({ stored, ...e }: StoredEntry, showSecrets: boolean): Journ
   };
   if (e.note) entry.note = structuredClone(e.note);
   return entry;
-}
-
-/** A flat copy that keeps a `__proto__` key as data (query keys and header names are the client's). */
-function copyOwn(source: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) setOwn(out, key, source[key]);
-  return out;
 }
 
 function bodyOf(stored: StoredBody): unknown {
