@@ -90,10 +90,9 @@ export class Journal {
       const startedReal = performance.now();
       // Read now: while a mounted router (say /api/v1) handles the request, req.path lacks its prefix.
       const path = req.path;
-      res.on("finish", () => this.safeRecord(req, path, res.statusCode, res.locals, started, performance.now() - startedReal));
-      res.on("close", () => {
-        if (!res.writableFinished) this.safeRecord(req, path, res.statusCode, res.locals, started, performance.now() - startedReal);
-      });
+      // A response emits "close" once, whether it finished or the client went away first: one
+      // listener per request where "finish" and "close" took two.
+      res.once("close", () => this.safeRecord(req, path, res.statusCode, res.locals, started, performance.now() - startedReal));
       next();
     };
   }

@@ -8,9 +8,9 @@ import { schemas } from "../schemas/registry.js";
 import { checkResponse } from "./response-check.js";
 import { RouteMatcher, type RouteMatch } from "./route-matcher.js";
 import { runSteps } from "./pipeline.js";
-import { Reply, type RequestScope, type RouteInput, type RouteSpec } from "./route.js";
+import { HttpRequestScope } from "./request-scope.js";
+import { Reply, type RouteInput, type RouteSpec } from "./route.js";
 import type { RequestProblem, ServiceModule } from "./service-module.js";
-import type { StreamFault } from "./faults.js";
 
 /** One route as served: its module, its declaration and the full path (prefix included). */
 export interface MountedRoute {
@@ -95,14 +95,18 @@ export class Registrar {
   }
 
   private handle(module: ServiceModule, spec: RouteSpec, mountNames: ReadonlySet<string>): RequestHandler {
-    return async (req, res, next) => {
+    const fail = (err: unknown, next: NextFunction) => next(module.mapError?.(err) ?? err);
+    const answer = (res: Response, result: unknown) => {
+      if (!res.headersSent && !res.writableEnded) send(res, spec, result);
+    };
+    return (req, res, next) => {
       try {
-        const input = readInput(module, spec, req, this.ctx, mountNames);
-        const result = await spec.handler(input, res);
-        if (res.headersSent || res.writableEnded) return;
-        send(res, spec, result);
+        const result = spec.handler(readInput(module, spec, req, this.ctx, mountNames), res);
+        // Most handlers answer synchronously: no promise and microtask per request for them.
+        if (result instanceof Promise) result.then((value) => answer(res, value)).catch((err: unknown) => fail(err, next));
+        else answer(res, result);
       } catch (err) {
-        next(module.mapError?.(err) ?? err);
+        fail(err, next);
       }
     };
   }
@@ -154,42 +158,7 @@ function readInput(module: ServiceModule, spec: RouteSpec, req: Request, ctx: Mo
     else body = read("body", spec.body, body === undefined ? spec.emptyBody : body);
   }
   if (problems.length) throw (spec.invalid ?? module.invalid)(problems);
-  return { params, query: query as Record<string, unknown>, headers: headers as Record<string, unknown>, body, scope: scopeOf(req, ctx, mount) };
-}
-
-function scopeOf(req: Request, ctx: MockContext, mount: Record<string, string>): RequestScope {
-  // Where the request was sent: the mock's URLs point back there unless a public URL is configured.
-  const origin = `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`;
-  let controller: AbortController | undefined;
-  return {
-    method: req.method,
-    path: req.path,
-    url: req.originalUrl,
-    baseUrl: ctx.baseUrl(origin),
-    tracingUrl: ctx.tracingUrl(origin),
-    mount,
-    local: { address: req.socket.localAddress, port: req.socket.localPort },
-    // Made when a handler first asks (streams and waits do; most routes never do): an AbortController
-    // and a listener per request were a visible share of a plain read's cost.
-    get signal() {
-      if (!controller) controller = abortedWhenClientLeaves(req);
-      return controller.signal;
-    },
-    sentBody: req.body,
-    streamFault: req.res?.locals.streamFault as StreamFault | undefined,
-    note: (facts) => ctx.journal.annotate(req, facts),
-  };
-}
-
-/** Aborts when the client goes away before its answer is complete (also if it already has). */
-function abortedWhenClientLeaves(req: Request): AbortController {
-  const controller = new AbortController();
-  const gone = () => {
-    if (!req.res?.writableFinished) controller.abort();
-  };
-  if (req.closed) gone();
-  else req.once("close", gone);
-  return controller;
+  return { params, query: query as Record<string, unknown>, headers: headers as Record<string, unknown>, body, scope: new HttpRequestScope(req, ctx, mount) };
 }
 
 /** Writes what a handler returned: a Reply as it says, else the body with the first declared status. */

@@ -25,16 +25,22 @@ interface Entry<T> {
  * segment count and first segment fit, which takes the router off the cost of every request.
  */
 export class RouteMatcher<T> {
-  private readonly buckets = new Map<string, Entry<T>[]>();
+  /** method → segment count → first segment (lowercase, or WILDCARD for a parameter) → routes in order. */
+  private readonly buckets = new Map<string, Map<number, Map<string, Entry<T>[]>>>();
   private count = 0;
 
   /** `path` in OpenAPI form: `/threads/{thread_id}/runs`. */
   add(method: string, path: string, value: T): void {
     const segments = split(path).map((s) => (/^\{[^}]+\}$/.test(s) ? { param: s.slice(1, -1) } : { literal: s.toLowerCase() }));
     const first = segments[0];
-    const key = bucketKey(method.toUpperCase(), segments.length, first === undefined ? "" : "param" in first ? WILDCARD : first.literal);
-    let bucket = this.buckets.get(key);
-    if (!bucket) this.buckets.set(key, (bucket = []));
+    const key = first === undefined ? "" : "param" in first ? WILDCARD : first.literal;
+    const m = method.toUpperCase();
+    let byLength = this.buckets.get(m);
+    if (!byLength) this.buckets.set(m, (byLength = new Map()));
+    let byFirst = byLength.get(segments.length);
+    if (!byFirst) byLength.set(segments.length, (byFirst = new Map()));
+    let bucket = byFirst.get(key);
+    if (!bucket) byFirst.set(key, (bucket = []));
     bucket.push({ order: this.count++, segments, value });
   }
 
@@ -42,20 +48,12 @@ export class RouteMatcher<T> {
   match(method: string, path: string): RouteMatch<T> | undefined {
     const m = method === "HEAD" ? "GET" : method;
     const parts = split(path);
-    const first = parts.length ? (parts[0] as string).toLowerCase() : "";
-    const literal = this.buckets.get(bucketKey(m, parts.length, first));
-    const wild = parts.length ? this.buckets.get(bucketKey(m, parts.length, WILDCARD)) : undefined;
-    let best: Entry<T> | undefined;
-    for (const bucket of [literal, wild]) {
-      if (!bucket) continue;
-      for (const entry of bucket) {
-        if (best && best.order < entry.order) break;
-        if (fits(entry, parts)) {
-          best = entry;
-          break;
-        }
-      }
-    }
+    const byFirst = this.buckets.get(m)?.get(parts.length);
+    if (!byFirst) return undefined;
+    const first = parts.length ? (parts[0] as string) : "";
+    const literal = byFirst.get(first) ?? byFirst.get(first.toLowerCase());
+    const wild = parts.length ? byFirst.get(WILDCARD) : undefined;
+    const best = firstFit(wild, parts, firstFit(literal, parts, undefined));
     if (!best) return undefined;
     const params: Record<string, string> = {};
     best.segments.forEach((segment, i) => {
@@ -67,16 +65,22 @@ export class RouteMatcher<T> {
 
 const WILDCARD = "{}";
 
-function bucketKey(method: string, length: number, first: string): string {
-  return `${method} ${length} ${first}`;
-}
-
 /** `/a/b/` → `["a", "b"]`: one trailing slash is allowed (express's non-strict routing). */
 function split(path: string): string[] {
   const parts = path.split("/");
   parts.shift();
   if (parts.length && parts[parts.length - 1] === "") parts.pop();
   return parts;
+}
+
+/** The first route of a bucket that fits, if registered before `best` (else `best`). */
+function firstFit<T>(bucket: Entry<T>[] | undefined, parts: string[], best: Entry<T> | undefined): Entry<T> | undefined {
+  if (!bucket) return best;
+  for (const entry of bucket) {
+    if (best && best.order < entry.order) return best;
+    if (fits(entry, parts)) return entry;
+  }
+  return best;
 }
 
 function fits<T>(entry: Entry<T>, parts: string[]): boolean {

@@ -1,0 +1,70 @@
+import type { Request } from "express";
+import type { MockContext } from "../context.js";
+import type { StreamFault } from "./faults.js";
+import type { RequestScope } from "./route.js";
+
+/**
+ * The RequestScope of one HTTP request. What takes work to build — the origin and the URLs made from
+ * it, the socket's address, an abort signal with its listener — is built when a handler first asks:
+ * most routes never ask, and every request used to pay for all of it.
+ */
+export class HttpRequestScope implements RequestScope {
+  readonly method: string;
+  readonly url: string;
+  readonly sentBody: unknown;
+  readonly streamFault: StreamFault | undefined;
+  private origin: string | undefined;
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly req: Request,
+    private readonly ctx: MockContext,
+    readonly mount: Record<string, string>,
+  ) {
+    this.method = req.method;
+    this.url = req.originalUrl;
+    this.sentBody = req.body;
+    this.streamFault = req.res?.locals.streamFault as StreamFault | undefined;
+  }
+
+  get path(): string {
+    return this.req.path;
+  }
+
+  get baseUrl(): string {
+    return this.ctx.baseUrl(this.requestOrigin());
+  }
+
+  get tracingUrl(): string {
+    return this.ctx.tracingUrl(this.requestOrigin());
+  }
+
+  get local(): RequestScope["local"] {
+    return { address: this.req.socket.localAddress, port: this.req.socket.localPort };
+  }
+
+  get signal(): AbortSignal {
+    this.controller ??= abortedWhenClientLeaves(this.req);
+    return this.controller.signal;
+  }
+
+  /** A bound function: domain code hands it on by itself (`note: scope.note`). */
+  readonly note = (facts: Record<string, unknown>): void => this.ctx.journal.annotate(this.req, facts);
+
+  /** Where the request was sent: the mock's URLs point back there unless a public URL is configured. */
+  private requestOrigin(): string {
+    this.origin ??= `${this.req.protocol}://${this.req.get("host") ?? "127.0.0.1"}`;
+    return this.origin;
+  }
+}
+
+/** Aborts when the client goes away before its answer is complete (also if it already has). */
+function abortedWhenClientLeaves(req: Request): AbortController {
+  const controller = new AbortController();
+  const gone = () => {
+    if (!req.res?.writableFinished) controller.abort();
+  };
+  if (req.closed) gone();
+  else req.once("close", gone);
+  return controller;
+}
