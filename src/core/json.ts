@@ -15,6 +15,22 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/**
+ * A deep copy of a JSON value (what JSON.parse or a form parser gave): objects, arrays and primitives.
+ * Several times faster than structuredClone for request-sized bodies; a `__proto__` key stays data.
+ */
+export function copyJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = copyJson((value as Record<string, unknown>)[key]);
+    if (key === "__proto__") setOwn(out, key, item);
+    else out[key] = item;
+  }
+  return out as T;
+}
+
 export function getOwn(source: unknown, key: string): unknown {
   return isPlainObject(source) && Object.hasOwn(source, key) ? source[key] : undefined;
 }

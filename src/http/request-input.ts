@@ -1,6 +1,6 @@
 import { SCHEMA_BASE, schemas } from "../schemas/registry.js";
 import { isUuid } from "../core/random.js";
-import { setOwn } from "../core/json.js";
+import { copyJson, setOwn } from "../core/json.js";
 import type { ValidateFunction } from "ajv";
 import type { SchemaRef } from "./route.js";
 import type { RequestPart, RequestProblem } from "./service-module.js";
@@ -17,7 +17,8 @@ export function readPart(part: RequestPart, schema: SchemaRef, raw: unknown): { 
   const value = part === "body" ? copyOf(raw) : convertStrings(reader, raw as Record<string, unknown>);
   if (!reader.request(value)) return { value, problem: { part, schema, data: value, errors: [...(reader.request.errors ?? [])] } };
   reader.defaults(value);
-  if (reader.hasUuids) canonicalUuids(schema, value);
+  // The part itself is an object (or a list): its own value is never replaced, only what it holds.
+  if (reader.uuidRoot) walk(reader.uuidRoot.node, reader.uuidRoot.base, { value }, "value", 0);
   return { value };
 }
 
@@ -34,7 +35,8 @@ interface PartReader {
   request: ValidateFunction;
   /** Fills schema defaults into data `request` accepted. */
   defaults: ValidateFunction;
-  hasUuids: boolean;
+  /** Where `format: uuid` values are looked for (undefined when the schema has none): the part's schema node and its base. */
+  uuidRoot: { node: Record<string, unknown>; base: string } | undefined;
 }
 
 const readers = new Map<string, PartReader>();
@@ -55,6 +57,7 @@ function makeReader(schema: SchemaRef): PartReader {
   const node = registry.resolve(schema);
   const declared = (node.properties ?? {}) as Record<string, Record<string, unknown>>;
   const base = typeof schema === "string" ? schema : undefined;
+  const root = typeof schema === "string" ? { node: { $ref: absolute(schema) }, base: absolute(schema) } : { node: schema, base: SCHEMA_BASE };
   const properties = Object.keys(declared).map((name) => {
     const resolved = resolveProperty(base, declared[name] as Record<string, unknown>);
     const types = typesOf(resolved);
@@ -67,13 +70,13 @@ function makeReader(schema: SchemaRef): PartReader {
     patterns: Object.keys((node.patternProperties ?? {}) as object).map((p) => new RegExp(p, "u")),
     request: registry.validator(schema, registry.requestAjv),
     defaults: registry.validator(schema, registry.defaultsAjv),
-    hasUuids: mentionsUuid(typeof schema === "string" ? { $ref: absolute(schema) } : schema, typeof schema === "string" ? absolute(schema) : SCHEMA_BASE, new Set()),
+    uuidRoot: mentionsUuid(root.node, root.base, new Set()) ? root : undefined,
   };
 }
 
 /** A body copy that validation may trim and fill; JSON values only, so a plain recursive copy does. */
 function copyOf(value: unknown): unknown {
-  return value === undefined ? undefined : structuredClone(value);
+  return Buffer.isBuffer(value) ? value : copyJson(value);
 }
 
 function convertStrings(reader: PartReader, input: Record<string, unknown>): Record<string, unknown> {
@@ -151,27 +154,27 @@ function convert(text: string, type: string): unknown {
 }
 
 /**
- * Lowercases the values a schema types `format: uuid` (pydantic reads both cases as one UUID; the
- * mock stores them lowercase). Follows properties, items, `$ref` and the branches of unions, each
- * `$ref` against the document it appears in; stops at a fixed depth, as request shapes are shallow.
+ * Lowercases `holder[key]`, and the values it holds, where the schema types them `format: uuid`
+ * (pydantic reads both cases as one UUID; the mock stores them lowercase). Follows properties, items,
+ * `$ref` and the branches of unions, each `$ref` against the document it appears in; stops at a fixed
+ * depth, as request shapes are shallow.
  */
-function canonicalUuids(schema: SchemaRef, value: unknown): void {
-  const base = typeof schema === "string" ? absolute(schema) : SCHEMA_BASE;
-  walk(typeof schema === "string" ? { $ref: absolute(schema) } : schema, base, value, 0, () => {});
-}
-
-function walk(node: Record<string, unknown>, base: string, value: unknown, depth: number, replace: (v: unknown) => void): void {
+function walk(node: Record<string, unknown>, base: string, holder: Record<string | number, unknown>, key: string | number, depth: number): void {
+  const value = holder[key];
   if (depth > 12 || value === null || value === undefined) return;
-  while (typeof node.$ref === "string") ({ node, base } = followRef(node.$ref, base));
-  if (node.format === "uuid" && typeof value === "string" && isUuid(value)) return replace(value.toLowerCase());
-  for (const branch of ((node.anyOf ?? node.oneOf ?? node.allOf) as Record<string, unknown>[] | undefined) ?? []) walk(branch, base, value, depth + 1, replace);
-  for (const key of ["then", "else"] as const) if (node[key] && typeof node[key] === "object") walk(node[key] as Record<string, unknown>, base, value, depth + 1, replace);
+  while (typeof node.$ref === "string") ({ node, base } = followRef(node, base));
+  if (node.format === "uuid" && typeof value === "string" && isUuid(value)) {
+    holder[key] = value.toLowerCase();
+    return;
+  }
+  for (const branch of ((node.anyOf ?? node.oneOf ?? node.allOf) as Record<string, unknown>[] | undefined) ?? []) walk(branch, base, holder, key, depth + 1);
+  for (const k of ["then", "else"] as const) if (node[k] && typeof node[k] === "object") walk(node[k] as Record<string, unknown>, base, holder, key, depth + 1);
   if (Array.isArray(value) && node.items && typeof node.items === "object") {
-    value.forEach((item, i) => walk(node.items as Record<string, unknown>, base, item, depth + 1, (v) => (value[i] = v)));
+    for (let i = 0; i < value.length; i++) walk(node.items as Record<string, unknown>, base, value as unknown as Record<number, unknown>, i, depth + 1);
   } else if (typeof value === "object" && !Array.isArray(value) && node.properties && typeof node.properties === "object") {
     const record = value as Record<string, unknown>;
-    for (const [key, sub] of Object.entries(node.properties as Record<string, Record<string, unknown>>)) {
-      if (Object.hasOwn(record, key)) walk(sub, base, record[key], depth + 1, (v) => (record[key] = v));
+    for (const name of Object.keys(node.properties)) {
+      if (Object.hasOwn(record, name)) walk((node.properties as Record<string, Record<string, unknown>>)[name] as Record<string, unknown>, base, record, name, depth + 1);
     }
   }
 }
@@ -180,22 +183,23 @@ function walk(node: Record<string, unknown>, base: string, value: unknown, depth
 function mentionsUuid(node: Record<string, unknown>, base: string, seen: Set<Record<string, unknown>>): boolean {
   if (seen.has(node)) return false;
   seen.add(node);
-  while (typeof node.$ref === "string") ({ node, base } = followRef(node.$ref, base));
+  while (typeof node.$ref === "string") ({ node, base } = followRef(node, base));
   if (node.format === "uuid") return true;
   const children: unknown[] = [...(((node.anyOf ?? node.oneOf ?? node.allOf) as unknown[] | undefined) ?? []), node.then, node.else, node.items, ...Object.values((node.properties as object | undefined) ?? {})];
   return children.some((child) => child !== null && typeof child === "object" && !Array.isArray(child) && mentionsUuid(child as Record<string, unknown>, base, seen));
 }
 
-const followed = new Map<string, { node: Record<string, unknown>; base: string }>();
+const followed = new WeakMap<object, Map<string, { node: Record<string, unknown>; base: string }>>();
 
-/** A `$ref` resolved against the document it appears in (memoised: URL parsing per request adds up). */
-function followRef(ref: string, base: string): { node: Record<string, unknown>; base: string } {
-  const key = `${base} ${ref}`;
-  let target = followed.get(key);
+/** A node's `$ref` resolved against the document it appears in (memoised by node: URL parsing per request adds up). */
+function followRef(node: Record<string, unknown>, base: string): { node: Record<string, unknown>; base: string } {
+  let byBase = followed.get(node);
+  if (!byBase) followed.set(node, (byBase = new Map()));
+  let target = byBase.get(base);
   if (!target) {
-    const url = new URL(ref, base).toString();
+    const url = new URL(node.$ref as string, base).toString();
     target = { node: schemas().resolve(url), base: url };
-    followed.set(key, target);
+    byBase.set(base, target);
   }
   return target;
 }
