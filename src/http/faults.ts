@@ -153,18 +153,10 @@ export class Faults {
         req.socket.destroy();
         return;
       case "malformed":
-        res.json = ((body: unknown) => {
-          const text = JSON.stringify(body) ?? "null";
-          // Half the JSON, still labelled JSON: the client's parser fails, not its transport.
-          return res.type("application/json").send(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
-        }) as Response["json"];
-        return next();
+        // Half the JSON, still labelled JSON: the client's parser fails, not its transport.
+        return this.rewriteJson(res, next, (text) => void res.type("application/json").send(text.slice(0, Math.max(1, Math.floor(text.length / 2)))));
       case "drip":
-        res.json = ((body: unknown) => {
-          void this.drip(res, Buffer.from(JSON.stringify(body) ?? "null"), p.bytes as number, p.every_ms as number);
-          return res;
-        }) as Response["json"];
-        return next();
+        return this.rewriteJson(res, next, (text) => void this.drip(res, Buffer.from(text), p.bytes as number, p.every_ms as number));
       default: {
         const fault: StreamFault = {
           id,
@@ -177,6 +169,20 @@ export class Faults {
         return next();
       }
     }
+  }
+
+  /**
+   * Has every JSON answer of this response written by `write`: a route's answer (the registrar calls
+   * `res.locals.writeJsonText`, whether the handler returned a value or pre-serialised text) and any
+   * error answered through `res.json`.
+   */
+  private rewriteJson(res: Response, next: () => void, write: (text: string) => void): void {
+    res.locals.writeJsonText = write;
+    res.json = ((body: unknown) => {
+      write(JSON.stringify(body) ?? "null");
+      return res;
+    }) as Response["json"];
+    next();
   }
 
   /** Writes the body a few bytes at a time, on the mock's clock. */

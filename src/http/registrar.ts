@@ -175,14 +175,50 @@ function send(res: Response, spec: RouteSpec, result: unknown): void {
   else sendJson(res, result);
 }
 
-/** `res.json`, or for pre-serialised text the same header and bytes (checked like any answer in tests). */
+/**
+ * Answers JSON with the headers and bytes `res.json` writes (checked like any answer in tests), or as
+ * a fault rule that rewrites JSON answers says (`res.locals.writeJsonText`). Text a handler serialised
+ * already (RawJson) is sent as it is.
+ */
 function sendJson(res: Response, body: unknown): void {
-  if (!(body instanceof RawJson)) {
+  const check = res.locals.checkJson as ((value: unknown) => void) | undefined;
+  const rewrite = res.locals.writeJsonText as ((text: string) => void) | undefined;
+  if (body instanceof RawJson) {
+    check?.(JSON.parse(body.text));
+    if (rewrite) rewrite(body.text);
+    else writeJson(res, body.text);
+    return;
+  }
+  const text = JSON.stringify(body) as string | undefined;
+  if (text === undefined) {
     res.json(body);
     return;
   }
-  (res.locals.checkJson as ((value: unknown) => void) | undefined)?.(JSON.parse(body.text));
-  res.set("Content-Type", "application/json; charset=utf-8").send(body.text);
+  check?.(body);
+  if (rewrite) rewrite(text);
+  else writeJson(res, text);
+}
+
+/** Statuses whose answers express sends without a body. */
+const BODILESS = new Set([204, 205, 304]);
+
+/**
+ * What express's `res.send` writes for a JSON text — `Content-Type: application/json; charset=utf-8`,
+ * then `Content-Length` — written directly in the usual case: express would parse and re-format the
+ * content type, test freshness (the mock sets no ETag) and copy a text over 1,000 characters into a
+ * Buffer first. Anything unusual (a content type or transfer encoding already set, a bodiless status)
+ * goes through `res.send`.
+ */
+function writeJson(res: Response, text: string): void {
+  if (res.getHeader("Content-Type") === undefined && res.getHeader("Transfer-Encoding") === undefined && !BODILESS.has(res.statusCode)) {
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.setHeader("Content-Length", Buffer.byteLength(text));
+    if (res.req.method === "HEAD") res.end();
+    else res.end(text);
+    return;
+  }
+  if (res.getHeader("Content-Type") === undefined) res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.send(text);
 }
 
 function authenticate(module: ServiceModule): RequestHandler {

@@ -93,6 +93,32 @@ describe("fault injection on declared routes (DESIGN §8)", () => {
     expect(mock.clock.now().getTime() - before).toBe((chunks - 1) * 1000);
   });
 
+  it("cuts and drips answers a route composes from cached record text too (deployment reads)", async () => {
+    const created = await request(app).post("/v2/deployments").send({ name: "cut-me", source: "internal_source", source_config: { deployment_type: "prod" }, source_revision_config: { langgraph_config_path: "langgraph.json" }, secrets: [] });
+    expect(created.status).toBe(201);
+    const path = `/v2/deployments/${created.body.id as string}`;
+    // supertest listens on a new port per request, and the answer's custom_url names it.
+    const asText = (r: NodeJS.ReadableStream, cb: (err: Error | null, body: string) => void) => {
+      let text = "";
+      r.on("data", (c: Buffer) => (text += c.toString()));
+      r.on("end", () => cb(null, text.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT")));
+    };
+    const whole = (await request(app).get(path).buffer(true).parse(asText)).body as string;
+    expect(JSON.parse(whole)).toMatchObject({ id: created.body.id, name: "cut-me" });
+    mock.faults.add({ match: { route: "deployments.get" }, fault: { malformed: {} }, times: 1 });
+    const cut = await request(app).get(path).buffer(true).parse(asText);
+    expect(cut.headers["content-type"]).toMatch(/^application\/json/);
+    // The first half of the answer (the port's digits aside), which no JSON parser reads.
+    expect(whole.startsWith(cut.body as string)).toBe(true);
+    expect(Math.abs((cut.body as string).length - whole.length / 2)).toBeLessThan(4);
+    expect(() => JSON.parse(cut.body as string)).toThrow();
+    mock.faults.add({ match: { route: "deployments.get" }, fault: { drip: { bytes: 256, every_ms: 1000 } } });
+    const before = mock.clock.now().getTime();
+    const dripped = await request(app).get(path).buffer(true).parse(asText);
+    expect(dripped.body).toBe(whole);
+    expect(mock.clock.now().getTime() - before).toBe((Math.ceil(Number(dripped.headers["content-length"]) / 256) - 1) * 1000);
+  });
+
   it("refuses a bad rule with every problem, an unknown id with 404, and reset clears the rules", async () => {
     const bad = await request(app).post("/_mock/faults").send({ match: { colour: "red" }, fault: { explode: {} }, probability: 2 });
     expect(bad.status).toBe(422);
