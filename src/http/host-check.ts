@@ -12,6 +12,8 @@ const LOOPBACK = /^(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.localhost|127(\.\d{1,3}
 export class HostCheck {
   private readonly names: Set<string>;
   private readonly any: boolean;
+  /** The last Host header seen and the verdict: a client sends the same one on every request. */
+  private last: { host: string; allowed: boolean } | undefined;
 
   constructor(allowed: readonly string[]) {
     this.any = allowed.includes("*");
@@ -21,8 +23,11 @@ export class HostCheck {
   allows(hostHeader: string | undefined): boolean {
     // HTTP/1.0 clients may send no Host; a browser always sends one.
     if (this.any || hostHeader === undefined) return true;
+    if (this.last?.host === hostHeader) return this.last.allowed;
     const name = hostnameOf(hostHeader);
-    return LOOPBACK.test(name) || this.names.has(name);
+    const allowed = LOOPBACK.test(name) || this.names.has(name);
+    this.last = { host: hostHeader, allowed };
+    return allowed;
   }
 
   /** Answers a refused request: 403 in the FastAPI shape, naming the flag that allows the host. */

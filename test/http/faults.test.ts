@@ -98,7 +98,7 @@ describe("fault injection on declared routes (DESIGN §8)", () => {
     expect(created.status).toBe(201);
     const path = `/v2/deployments/${created.body.id as string}`;
     // supertest listens on a new port per request, and the answer's custom_url names it.
-    const asText = (r: NodeJS.ReadableStream, cb: (err: Error | null, body: string) => void) => {
+    const asText = (r: request.Response, cb: (err: Error | null, body: string) => void) => {
       let text = "";
       r.on("data", (c: Buffer) => (text += c.toString()));
       r.on("end", () => cb(null, text.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT")));
