@@ -97,7 +97,7 @@ function named(name: string): RequestHandler {
 function compileSchemas(module: ServiceModule, spec: RouteSpec): void {
   const registry = schemas();
   try {
-    for (const part of [spec.params, spec.query, spec.headers, spec.body]) if (part !== undefined) registry.validator(part, registry.requestAjv);
+    for (const part of [spec.params, spec.query, spec.headers, spec.body]) if (part !== undefined) registry.validator(part, "request");
     for (const response of [...Object.values(spec.responses), module.errorSchema]) {
       if (response !== null && (typeof response === "string" || !("sse" in response || "text" in response))) registry.validator(response as string | Record<string, unknown>);
     }
