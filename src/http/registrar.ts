@@ -1,7 +1,8 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { MockContext } from "../context.js";
 import { cors as corsHandler } from "./cors.js";
-import { bodyProblem, jsonBody } from "./json-body.js";
+import { bodyProblem } from "./json-body.js";
+import { jsonBody } from "./json-parser.js";
 import { readPart } from "./request-input.js";
 import { RawJson } from "./raw-json.js";
 import { schemas } from "../schemas/registry.js";
