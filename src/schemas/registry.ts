@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { makeAjv, VALIDATOR_MODES, type ValidatorMode } from "./validator-modes.js";
-import { PrebuiltValidators } from "./prebuilt-validators.js";
+import { PREBUILT_FOLDER, PrebuiltValidators } from "./prebuilt-validators.js";
 
 /** Base of every schema `$id`: `${SCHEMA_BASE}<service>/<file>.json`. */
 export const SCHEMA_BASE = "https://agent-platform-mock.local/schemas/";
@@ -206,7 +206,8 @@ function listJson(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listJson(path));
+    // The build's prebuilt validators sit beside the schemas (hundreds of files, none of them schemas).
+    if (entry.isDirectory()) out.push(...(entry.name === PREBUILT_FOLDER ? [] : listJson(path)));
     else if (entry.name.endsWith(".json")) out.push(path);
   }
   return out.sort();
