@@ -21,10 +21,15 @@ export const PREBUILT_FOLDER = "validators";
  * compiled with ajv instead, as it always was: the same checks, only slower to get.
  */
 export class PrebuiltValidators {
+  /** Whether the build wrote any (not when running from src/): otherwise no lookup touches the disk. */
+  private readonly built: boolean;
+
   constructor(
     private readonly schemaDir: string,
     private readonly fingerprint: string,
-  ) {}
+  ) {
+    this.built = existsSync(join(schemaDir, PREBUILT_FOLDER));
+  }
 
   /** Where the validator of `key` (an absolute schema reference, or `inline:` and a schema's JSON) for `mode` is written. */
   file(mode: ValidatorMode, key: string): string {
@@ -34,6 +39,7 @@ export class PrebuiltValidators {
 
   /** The prebuilt validator, or undefined when the build wrote none for these schemas. */
   load(mode: ValidatorMode, key: string): ValidateFunction | undefined {
+    if (!this.built) return undefined;
     const file = this.file(mode, key);
     return existsSync(file) ? (require(file) as ValidateFunction) : undefined;
   }
