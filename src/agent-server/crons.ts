@@ -1,4 +1,5 @@
-import { Cron } from "croner";
+import type { Cron } from "croner";
+import { croner } from "../core/lazy-modules.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { isPlainObject } from "../core/json.js";
@@ -97,7 +98,7 @@ export function nextRunDate(schedule: string, timezone: string | null, after: nu
 function parse(schedule: string, timezone: string | null): Cron {
   // Five fields only: croner reads a sixth field as seconds first, croniter as seconds last, and the
   // real server's error asks for "minute hour day_of_month month day_of_week".
-  return new Cron(schedule.trim(), { paused: true, mode: "5-part", timezone: timezone ?? "UTC" });
+  return new (croner().Cron)(schedule.trim(), { paused: true, mode: "5-part", timezone: timezone ?? "UTC" });
 }
 
 /** How often the real server's scheduler looks for due crons (`cron_scheduler.py` `SLEEP_TIME`). */

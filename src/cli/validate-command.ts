@@ -1,10 +1,10 @@
 import type { Argv, CommandModule } from "yargs";
 import type { LoadProblem } from "../core/load-error.js";
-// The checks load the whole mock (ajv, faker): imported when the command runs, so that --help is fast.
+// The checks are imported when the command runs, so that --help is fast; they do not load the server.
 const load = async () => ({
   ...(await import("../core/load-error.js")),
   ...(await import("../core/read-documents.js")),
-  ...(await import("../app.js")),
+  ...(await import("../fixture-check.js")),
   ...(await import("../agent-server/scenario-validation.js")),
 });
 
@@ -31,29 +31,18 @@ export const validateCommand: CommandModule<object, { files: string[] }> = {
 
 /** Reads and checks the files; exits 1 naming every problem. */
 async function check(files: string[]): Promise<void> {
-  const { formatProblem, readDocuments, validateScenarioDocuments, createApp, LoadError } = await load();
+  const { formatProblem, readDocuments, validateScenarioDocuments, fixtureProblems } = await load();
   const problems: LoadProblem[] = [];
   const docs = readDocuments(files, problems, true);
   const scenarioDocs = docs.filter(looksLikeScenarios);
   const fixtureFiles = docs.filter((d) => !scenarioDocs.includes(d)).map((d) => d.file);
-  if (fixtureFiles.length) problems.push(...checkFixtures(fixtureFiles, createApp, LoadError));
+  if (fixtureFiles.length) problems.push(...fixtureProblems(fixtureFiles));
   problems.push(...validateScenarioDocuments(scenarioDocs));
   if (problems.length) {
     process.stderr.write(`${problems.length} problem${problems.length === 1 ? "" : "s"} found:\n${problems.map(formatProblem).join("\n")}\n`);
     process.exit(1);
   }
   process.stdout.write(`OK: ${docs.length} file${docs.length === 1 ? "" : "s"} valid (${fixtureFiles.length} fixture, ${scenarioDocs.length} scenario)\n`);
-}
-
-/** Loads the fixtures into a throwaway mock: every check the server makes at start-up runs. */
-function checkFixtures(files: string[], createApp: typeof import("../app.js").createApp, LoadError: typeof import("../core/load-error.js").LoadError): LoadProblem[] {
-  try {
-    createApp({ seed: "validate", fixtures: files, scenarios: [] });
-    return [];
-  } catch (err) {
-    if (err instanceof LoadError) return err.problems;
-    throw err;
-  }
 }
 
 function looksLikeScenarios(doc: { file: string; content: unknown }): boolean {

@@ -4,20 +4,15 @@ import { apiKeyCheck } from "../http/api-key.js";
 import { fastApiInvalid } from "../http/pydantic-issues.js";
 import type { ServiceModule } from "../http/service-module.js";
 import { controlPlaneErrors } from "./errors.js";
-import { Tenancy } from "./tenancy.js";
 import { providersRoutes } from "./providers-routes.js";
-import { ProviderStore } from "./providers-store.js";
-import { seedProviders } from "./providers-fixtures.js";
 import { integrationsRoutes } from "./integrations-routes.js";
-import { seedIntegrations } from "./integrations-fixtures.js";
 import { deploymentsRoutes } from "./deployments-routes.js";
-import { createDeployments } from "./deployments-service.js";
-import { loadDeploymentFixtures } from "./deployments-fixtures.js";
 import { revisionsRoutes } from "./revisions-routes.js";
 import { listenersRoutes } from "./listeners-routes.js";
 import { deployCliRoutes } from "./deploy-cli-routes.js";
 import { logsRoutes } from "./logs-routes.js";
 import { McpFixtureServers } from "./mcp-fixture-servers.js";
+import { controlPlaneState, seedControlPlane } from "./seed.js";
 import { AgentAuth } from "./agent-auth.js";
 import { AgentAuthStore } from "./agent-auth-store.js";
 import { agentAuthRoutes } from "./agent-auth-routes.js";
@@ -30,9 +25,8 @@ import { authTokensRoutes } from "./auth-tokens-routes.js";
  * serves (app.ts does) so both see the same servers.
  */
 export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpServers: McpFixtureServers = new McpFixtureServers(ctx)): ServiceModule {
-  const tenancy = new Tenancy();
-  const providers = new ProviderStore(ctx);
-  const deployments = createDeployments(ctx, tenancy);
+  const state = controlPlaneState(ctx, mcpServers);
+  const { tenancy, providers, deployments } = state;
   const agentAuth = new AgentAuth(ctx, new AgentAuthStore(ctx), providers, tenancy);
   return {
     name: "control-plane",
@@ -48,14 +42,6 @@ export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpSe
       ...agentAuthRoutes(agentAuth, mcpServers, ctx.options.allowOutbound),
       ...authTokensRoutes(agentAuth, providers, tenancy),
     ],
-    // Each step reads what the ones before it loaded: providers their organization, deployments
-    // their tenants and the integrations' repositories.
-    seed() {
-      tenancy.seed(fixtures);
-      seedIntegrations(ctx, fixtures);
-      seedProviders(ctx, fixtures, tenancy, providers);
-      mcpServers.seed(fixtures);
-      loadDeploymentFixtures(ctx, fixtures, deployments);
-    },
+    seed: () => seedControlPlane(ctx, fixtures, state),
   };
 }

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 
 let yamlModule: typeof import("yaml") | undefined;
+let cronerModule: typeof import("croner") | undefined;
 let ajvModules: { Ajv2020: typeof import("ajv/dist/2020.js").Ajv2020; addFormats: (ajv: import("ajv/dist/2020.js").Ajv2020) => unknown } | undefined;
 
 /**
@@ -22,4 +23,9 @@ export function ajv() {
     ajvModules = { Ajv2020, addFormats: formats.default };
   }
   return ajvModules;
+}
+
+/** croner: only crons (`POST /threads/{id}/runs/crons`, `/runs/crons`) read schedules. */
+export function croner(): typeof import("croner") {
+  return (cronerModule ??= require("croner") as typeof import("croner"));
 }

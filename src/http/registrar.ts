@@ -1,7 +1,8 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { MockContext } from "../context.js";
 import { cors as corsHandler } from "./cors.js";
-import { bodyProblem, jsonBody } from "./json-body.js";
+import { bodyProblem } from "./json-body.js";
+import { jsonBody } from "./json-parser.js";
 import { readPart } from "./request-input.js";
 import { RawJson } from "./raw-json.js";
 import { schemas } from "../schemas/registry.js";
@@ -124,7 +125,7 @@ function named(name: string): RequestHandler {
 function compileSchemas(module: ServiceModule, spec: RouteSpec): void {
   const registry = schemas();
   try {
-    for (const part of [spec.params, spec.query, spec.headers, spec.body]) if (part !== undefined) registry.validator(part, registry.requestAjv);
+    for (const part of [spec.params, spec.query, spec.headers, spec.body]) if (part !== undefined) registry.validator(part, "request");
     for (const response of [...Object.values(spec.responses), module.errorSchema]) {
       if (response !== null && (typeof response === "string" || !("sse" in response || "text" in response))) registry.validator(response as string | Record<string, unknown>);
     }

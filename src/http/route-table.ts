@@ -24,7 +24,16 @@ export class RouteTable {
 
 }
 
+/** Patterns by path, shared by every mock of the process: each start declares the same few hundred routes. */
+const patterns = new Map<string, RegExp>();
+
 function patternFor(path: string): RegExp {
+  let pattern = patterns.get(path);
+  if (!pattern) patterns.set(path, (pattern = compile(path)));
+  return pattern;
+}
+
+function compile(path: string): RegExp {
   const source = path
     .split("/")
     .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))

@@ -1,9 +1,10 @@
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
-import { ajv as ajvPackage } from "../core/lazy-modules.js";
-
+import { makeAjv, VALIDATOR_MODES, type ValidatorMode } from "./validator-modes.js";
+import { PREBUILT_FOLDER, PrebuiltValidators } from "./prebuilt-validators.js";
 
 /** Base of every schema `$id`: `${SCHEMA_BASE}<service>/<file>.json`. */
 export const SCHEMA_BASE = "https://agent-platform-mock.local/schemas/";
@@ -13,71 +14,103 @@ const SCHEMA_DIR = fileURLToPath(new URL(".", import.meta.url));
 /**
  * The JSON Schemas in this folder are the single source of truth for every resource and request body:
  * requests are validated with them, fixtures and scenarios are checked against them and generated
- * records come from them. They are read and compiled once per process, whatever the number of mocks.
+ * records come from them. Each validator is made once per process, whatever the number of mocks:
+ * loaded from the build's prebuilt validators when there is one (prebuilt-validators.ts), else
+ * compiled with ajv, which is then loaded and given the schemas.
  */
 export class SchemaRegistry {
-  /** Checks records (fixtures, scenarios, responses) exactly: unknown properties are errors. */
-  readonly ajv: Ajv2020;
-  /**
-   * Checks request bodies and queries the way pydantic reads them: properties a closed object does
-   * not declare are dropped instead of refused. It fills no defaults, so a 422 echoes the input as sent.
-   */
-  readonly requestAjv: Ajv2020;
-  /** Fills schema defaults into request data that has passed `requestAjv`. */
-  readonly defaultsAjv: Ajv2020;
-  private readonly compiled = new Map<Ajv2020, Map<string, ValidateFunction>>();
-  private readonly inlineCompiled = new Map<Ajv2020, WeakMap<object, ValidateFunction>>();
+  /** A digest of every schema file: prebuilt validators are found under it. */
+  readonly fingerprint: string;
+  private readonly prebuilt: PrebuiltValidators;
+  private readonly ajvs = new Map<ValidatorMode, Ajv2020>();
+  private readonly compiled = new Map<ValidatorMode, Map<string, ValidateFunction>>();
+  private readonly inlineCompiled = new Map<ValidatorMode, WeakMap<object, ValidateFunction>>();
   private readonly documents = new Map<string, Record<string, unknown>>();
 
   /**
-   * `validateSchemas` checks each schema file against the JSON Schema meta-schema as it is added. The
-   * schemas ship with the package and test/foundation/schemas-valid.test.ts checks them so; a mock
-   * starting up does not pay for compiling the meta-schema three times.
+   * `validateSchemas` checks each schema file against the JSON Schema meta-schema now. The schemas
+   * ship with the package and test/foundation/schemas-valid.test.ts checks them so; a mock starting
+   * up does not pay for compiling the meta-schema.
    */
-  constructor(dir: string = SCHEMA_DIR, options: { validateSchemas?: boolean } = {}) {
-    const validateSchema = options.validateSchemas ?? false;
-    this.ajv = makeAjv({ useDefaults: false, removeAdditional: false, validateSchema });
-    this.requestAjv = makeAjv({ useDefaults: false, removeAdditional: true, validateSchema });
-    this.defaultsAjv = makeAjv({ useDefaults: true, removeAdditional: true, validateSchema });
+  constructor(
+    private readonly dir: string = SCHEMA_DIR,
+    private readonly options: { validateSchemas?: boolean } = {},
+  ) {
+    const digest = createHash("sha256");
     for (const file of listJson(dir)) {
-      const schema = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      const text = readFileSync(file, "utf8");
+      const schema = JSON.parse(text) as Record<string, unknown>;
       const id = schema.$id;
       if (typeof id !== "string" || id !== SCHEMA_BASE + relative(dir, file).split("\\").join("/")) {
         throw new Error(`schema ${file} must have $id ${SCHEMA_BASE + relative(dir, file)}`);
       }
       this.documents.set(id, schema);
-      for (const ajv of [this.ajv, this.requestAjv, this.defaultsAjv]) ajv.addSchema(schema);
+      digest.update(id).update("\0").update(text).update("\0");
     }
+    this.fingerprint = digest.digest("hex");
+    this.prebuilt = new PrebuiltValidators(dir, this.fingerprint);
+    if (options.validateSchemas) for (const mode of VALIDATOR_MODES) this.ajv(mode);
   }
 
   /**
-   * A compiled validator for a reference such as `control-plane/deployment.json#/$defs/Deployment`, or
-   * for an inline schema object (compiled once per process, keyed by its text).
+   * A validator for a reference such as `control-plane/deployment.json#/$defs/Deployment`, or for an
+   * inline schema object (made once per process, keyed by its text), applied the way `mode` says.
    */
-  validator(ref: string | Record<string, unknown>, ajv: Ajv2020 = this.ajv): ValidateFunction {
+  validator(ref: string | Record<string, unknown>, mode: ValidatorMode = "exact"): ValidateFunction {
     // Route declarations hand the same inline schema object on every request: find it by identity
     // first, so the hot path does not serialise the schema to find its key.
     if (typeof ref !== "string") {
-      let byObject = this.inlineCompiled.get(ajv);
-      if (!byObject) this.inlineCompiled.set(ajv, (byObject = new WeakMap()));
+      let byObject = this.inlineCompiled.get(mode);
+      if (!byObject) this.inlineCompiled.set(mode, (byObject = new WeakMap()));
       let fn = byObject.get(ref);
-      if (!fn) byObject.set(ref, (fn = this.lookup(ref, ajv)));
+      if (!fn) byObject.set(ref, (fn = this.lookup(ref, mode)));
       return fn;
     }
-    return this.lookup(ref, ajv);
+    return this.lookup(ref, mode);
   }
 
-  private lookup(ref: string | Record<string, unknown>, ajv: Ajv2020): ValidateFunction {
-    const id = typeof ref === "string" ? absolute(ref) : `inline:${JSON.stringify(ref)}`;
-    let cache = this.compiled.get(ajv);
-    if (!cache) this.compiled.set(ajv, (cache = new Map()));
-    let fn = cache.get(id);
+  /** The keys (see `validator`) of the validators made so far for `mode`: what the build prebuilds. */
+  madeKeys(mode: ValidatorMode): string[] {
+    return [...(this.compiled.get(mode)?.keys() ?? [])];
+  }
+
+  /** Every schema document and every `$defs` entry, as absolute references. */
+  allRefs(): string[] {
+    const out: string[] = [];
+    for (const [id, doc] of this.documents) {
+      out.push(id);
+      for (const name of Object.keys((doc.$defs ?? {}) as object)) out.push(`${id}#/$defs/${name}`);
+    }
+    return out;
+  }
+
+  /** The raw schema documents, for an ajv of one's own (the build's standalone compilation). */
+  allDocuments(): Record<string, unknown>[] {
+    return [...this.documents.values()];
+  }
+
+  private lookup(ref: string | Record<string, unknown>, mode: ValidatorMode): ValidateFunction {
+    const key = typeof ref === "string" ? absolute(ref) : `inline:${JSON.stringify(ref)}`;
+    let cache = this.compiled.get(mode);
+    if (!cache) this.compiled.set(mode, (cache = new Map()));
+    let fn = cache.get(key);
     if (!fn) {
-      fn = typeof ref === "string" ? ajv.getSchema(id) : ajv.compile(ref);
+      fn = this.prebuilt.load(mode, key) ?? (typeof ref === "string" ? this.ajv(mode).getSchema(key) : this.ajv(mode).compile(ref));
       if (!fn) throw new Error(`unknown schema ${String(ref)}`);
-      cache.set(id, fn);
+      cache.set(key, fn);
     }
     return fn;
+  }
+
+  /** The ajv of `mode` with every schema added, made on first need (loading ajv itself then). */
+  private ajv(mode: ValidatorMode): Ajv2020 {
+    let ajv = this.ajvs.get(mode);
+    if (!ajv) {
+      ajv = makeAjv(mode, { validateSchema: this.options.validateSchemas ?? false });
+      for (const schema of this.documents.values()) ajv.addSchema(schema);
+      this.ajvs.set(mode, ajv);
+    }
+    return ajv;
   }
 
   /** Validates a record exactly; returns ajv's errors (empty when valid). */
@@ -91,9 +124,9 @@ export class SchemaRegistry {
    * and, once the data is valid, schema defaults are filled in (both in place).
    */
   checkRequest(ref: string | Record<string, unknown>, data: unknown): ErrorObject[] {
-    const fn = this.validator(ref, this.requestAjv);
+    const fn = this.validator(ref, "request");
     if (!fn(data)) return [...(fn.errors ?? [])];
-    this.validator(ref, this.defaultsAjv)(data);
+    this.validator(ref, "defaults")(data);
     return [];
   }
 
@@ -165,15 +198,6 @@ export class SchemaRegistry {
   }
 }
 
-function makeAjv(options: { useDefaults: boolean; removeAdditional: boolean; validateSchema: boolean }): Ajv2020 {
-  const { Ajv2020, addFormats } = ajvPackage();
-  const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true, ...options });
-  addFormats(ajv);
-  // Annotation keyword: a data-generation hint for json-schema-faker, ignored by validation.
-  ajv.addKeyword({ keyword: "faker" });
-  return ajv;
-}
-
 function absolute(ref: string): string {
   return ref.startsWith("http") ? ref : SCHEMA_BASE + ref;
 }
@@ -182,7 +206,8 @@ function listJson(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listJson(path));
+    // The build's prebuilt validators sit beside the schemas (hundreds of files, none of them schemas).
+    if (entry.isDirectory()) out.push(...(entry.name === PREBUILT_FOLDER ? [] : listJson(path)));
     else if (entry.name.endsWith(".json")) out.push(path);
   }
   return out.sort();

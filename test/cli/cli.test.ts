@@ -226,6 +226,18 @@ describe("agent-platform-mock validate", () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("--help and validate load neither the server nor ajv's compiler (start-up speed)", () => {
+    // A preload that prints, as the process exits, how many files of express, its router and ajv's compiler were loaded.
+    const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
+    const probe = join(dir, "probe.cjs");
+    writeFileSync(probe, `process.on("exit", () => process.stderr.write("loaded: " + Object.keys(require.cache).filter((f) => /node_modules[\\\\/](express|router|ajv[\\\\/]dist[\\\\/](2020|core))/.test(f)).length + "\\n"));`);
+    for (const args of [["--help"], ["validate", join(import.meta.dirname, "../../fixtures"), join(import.meta.dirname, "../../scenarios")]]) {
+      const result = spawnSync(process.execPath, ["--require", probe, BIN, ...args], { encoding: "utf8", timeout: 15_000 });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stderr, args.join(" ")).toContain("loaded: 0\n");
+    }
+  });
+
   it("checks records as the server does at start-up, not just the file's structure", () => {
     const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
     const file = join(dir, "providers.json");

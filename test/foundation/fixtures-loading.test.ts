@@ -4,6 +4,7 @@ import { join } from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createApp, LoadError, type MockOptions } from "../../src/index.js";
+import { fixtureProblems } from "../../src/fixture-check.js";
 
 function tempFile(name: string, content: string): string {
   const dir = mkdtempSync(join(tmpdir(), "apm-fixtures-"));
@@ -42,6 +43,14 @@ describe("fixture files are refused at load with file, JSON pointer and reason",
       [first, "/oauth_providers/0/uses_pkce"],
       [second, "/mcp_servers/0/slug"],
     ]);
+  });
+
+  it("`validate`'s check (the seed steps without the app) finds what a starting mock refuses, in the same order", () => {
+    const first = tempFile("first.json", JSON.stringify({ tenants: [{ id: "x" }], oauth_providers: [{ name: "A", uses_pkce: "yes" }], graphs: [{ graph_id: "g" }, { graph_id: "g" }] }));
+    const second = tempFile("second.json", JSON.stringify({ deployments: [{ name: "a", source: "gitlab" }, { name: "B" }], mcp_servers: [{ slug: "Bad Slug" }] }));
+    const problems = loadError([first, second]).problems;
+    expect(problems.length).toBeGreaterThanOrEqual(5);
+    expect(fixtureProblems([first, second])).toEqual(problems);
   });
 
   it("an unknown section is named with its pointer", () => {

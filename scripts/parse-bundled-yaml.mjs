@@ -1,0 +1,23 @@
+// Build step: parses the bundled YAML scenarios (scenarios/*.yaml) into dist/core/prebuilt-yaml.json,
+// keyed by a digest of each text, so that a mock serving them does not load the yaml package or parse
+// them at start-up (src/core/prebuilt-yaml.ts). A value JSON would not carry unchanged is left out.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const { PREBUILT_YAML, yamlDigest } = await import(join(ROOT, "dist/core/prebuilt-yaml.js"));
+const { YAML_OPTIONS } = await import(join(ROOT, "dist/core/read-documents.js"));
+
+const folder = join(ROOT, "scenarios");
+const out = {};
+for (const name of readdirSync(folder).filter((n) => /\.ya?ml$/i.test(n)).sort()) {
+  const text = readFileSync(join(folder, name), "utf8");
+  const value = parse(text, YAML_OPTIONS);
+  const json = JSON.stringify(value);
+  if (json !== undefined && isDeepStrictEqual(JSON.parse(json), value)) out[yamlDigest(text)] = json;
+}
+writeFileSync(PREBUILT_YAML, JSON.stringify(out));
+process.stderr.write(`parse-bundled-yaml: ${Object.keys(out).length} files parsed into dist/core/prebuilt-yaml.json\n`);
