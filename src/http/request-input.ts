@@ -68,8 +68,8 @@ function makeReader(schema: SchemaRef): PartReader {
     properties,
     declared: new Set(Object.keys(declared)),
     patterns: Object.keys((node.patternProperties ?? {}) as object).map((p) => new RegExp(p, "u")),
-    request: registry.validator(schema, registry.requestAjv),
-    defaults: registry.validator(schema, registry.defaultsAjv),
+    request: registry.validator(schema, "request"),
+    defaults: registry.validator(schema, "defaults"),
     uuidRoot: mentionsUuid(root.node, root.base, new Set()) ? root : undefined,
   };
 }
