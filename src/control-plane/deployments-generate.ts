@@ -209,23 +209,29 @@ class DeploymentFactory {
     };
   }
 
-  /** See coherentConfigs. */
+  /** The linked values of the record being built, and the pair configs() returns: reused, not made per record. */
+  private readonly linked: ConfigObject = { integration_id: null, repo_url: null, repo_ref: null, custom_url: null };
+  private readonly pair: { source_config: ConfigObject; source_revision_config: ConfigObject } = { source_config: {}, source_revision_config: {} };
+
+  /** See coherentConfigs. The pair returned is the same object on every call: read it before the next. */
   configs(source: DeploymentSource, id: string, draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject }): { source_config: ConfigObject; source_revision_config: ConfigObject } {
     const { random, repositories } = this.env;
     const plan = planFor(source);
     const repo = repositories.length ? random.pick(repositories) : undefined;
     const tag = random.next() < 0.15 ? (this.tagRef() as string) : undefined;
     // Fields that must point at something real; they win over the draft (a fixture's own values win over both).
-    const linked: ConfigObject = {
-      integration_id: repo?.host_integration_id ?? null,
-      repo_url: repo?.url ?? this.repoUrl(),
-      repo_ref: tag ?? repo?.default_branch ?? this.repoRef(),
-      custom_url: SOURCE_RULES[source].hosted ? agentUrl(this.env.baseUrl, id) : null,
-    };
+    const linked = this.linked;
+    linked.integration_id = repo?.host_integration_id ?? null;
+    linked.repo_url = repo?.url ?? this.repoUrl();
+    linked.repo_ref = tag ?? repo?.default_branch ?? this.repoRef();
+    linked.custom_url = SOURCE_RULES[source].hosted ? agentUrl(this.env.baseUrl, id) : null;
     const config = plan.config(linked, draft.source_config, this.fresh, tag);
     const revision = plan.revision(linked, draft.source_revision_config, this.fresh, tag);
     if (typeof revision.repo_ref === "string" && revision.repo_ref.startsWith("refs/tags/")) config.build_on_push = false;
-    return { source_config: config, source_revision_config: revision };
+    const pair = this.pair;
+    pair.source_config = config;
+    pair.source_revision_config = revision;
+    return pair;
   }
 
 }
@@ -243,7 +249,8 @@ export function coherentConfigs(
   id: string,
   draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject } = {},
 ): { source_config: ConfigObject; source_revision_config: ConfigObject } {
-  return new DeploymentFactory(env, false).configs(source, id, draft);
+  const { source_config, source_revision_config } = new DeploymentFactory(env, false).configs(source, id, draft);
+  return { source_config, source_revision_config };
 }
 
 /** Takes each generated deployment (the store's put); false stops the generation. */
@@ -336,8 +343,8 @@ function flat(joined: string): string {
 
 /** The revisions' ids, as an array literal of the exact length (see compileConfig). */
 function idsOf(revisions: readonly RevisionEntry[]): string[] {
-  const [a, b, c] = revisions.map((r) => r.revision.id) as [string, string?, string?];
-  return b === undefined ? [a] : c === undefined ? [a, b] : [a, b, c];
+  const id = (i: number) => (revisions[i] as RevisionEntry).revision.id;
+  return revisions.length === 1 ? [id(0)] : revisions.length === 2 ? [id(0), id(1)] : [id(0), id(1), id(2)];
 }
 
 /** Secrets are environment variables: one value per name. At most two, as an array literal (see compileConfig). */
@@ -369,7 +376,9 @@ function generatedRevisions(factory: DeploymentFactory, random: Random, deployme
   const field = ARTIFACT[source];
   const artifact = factory.artifact[field];
   const older = planFor(source).older;
-  const built: unknown[] = [config[field]];
+  // The values revisions were built from so far: the newest's, then up to two older ones.
+  const newestValue = config[field];
+  let olderValue: unknown;
   const out: RevisionEntry[] = new Array(count);
   for (let k = count - 1; k >= 0; k--) {
     const created = createdAt + k * 3_600_000;
@@ -380,9 +389,9 @@ function generatedRevisions(factory: DeploymentFactory, random: Random, deployme
       let value: unknown;
       let tries = 0;
       do value = artifact();
-      while (++tries < 20 && built.includes(value));
+      while (++tries < 20 && (value === newestValue || value === olderValue));
       revisionConfig = older(config, value);
-      built.push(value);
+      olderValue = value;
     }
     out[count - 1 - k] = {
       deployment_id: deploymentId,
