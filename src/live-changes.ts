@@ -39,12 +39,15 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
 
   ctx.clock.onChange((now, cause) => bus.emit("clock.moved", () => ({ now: formatTimestamp(now), cause })));
 
+  // These two need not be told what a write replaced (a lookup per write, most of a bulk load's).
   ctx.data.deployments.onWrite = (id, deployment) => {
     if (id !== undefined) bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: !deployment }));
   };
+  ctx.data.deployments.onWriteTakesPrevious = false;
   ctx.data.revisions.onWrite = (id, entry) => {
     if (entry) bus.emit("deployment.changed", () => ({ deployment_id: entry.deployment_id, revision_id: id, status: entry.revision.status }));
   };
+  ctx.data.revisions.onWriteTakesPrevious = false;
 }
 
 /** Forwards a run's stream events to the feed as `run.event`. */

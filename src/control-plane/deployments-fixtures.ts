@@ -19,7 +19,7 @@ import {
   type RevisionWire,
 } from "./deployments-store.js";
 import type { Deployments } from "./deployments-service.js";
-import { coherentConfigs, generateDeployments, olderRevisionConfig, schemaEnum, type GeneratedDeployment, type GenerationEnv } from "./deployments-generate.js";
+import { coherentConfigs, generateDeployments, olderRevisionConfig, schemaEnum, type GenerationEnv } from "./deployments-generate.js";
 import { isInFlight, pathFor } from "./lifecycle.js";
 
 const FIXTURE_REF = "fixtures/deployment-fixture.json#/$defs/DeploymentFixture";
@@ -43,13 +43,15 @@ interface Loaded {
   resume?: { revision: RevisionWire; failAt: RevisionStatus | null };
 }
 
+/** Generated records checked against the schema: all of the first CHECK_ALL_BELOW, then one in CHECK_EVERY (a prime). */
+const CHECK_ALL_BELOW = 200;
+const CHECK_EVERY = 1009;
+
 /**
  * Seeds deployments from the `deployments` fixture section (fields left out are generated from the
  * schema, then made coherent) and from `generate.deployments`. Problems are reported on the fixture
  * set with file and JSON pointer; fixture revisions listed in flight continue on the mock's clock.
  */
-const CHECK_ALL_BELOW = 1000;
-const CHECK_EVERY = 101;
 
 export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, deployments: Deployments): void {
   const { store, lifecycle, tenancy } = deployments;
@@ -96,19 +98,18 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     const total = Number(section.count);
     const onProgress = ctx.options.onProgress;
     const progress = onProgress && total >= 2000 ? (done: number) => onProgress({ task: "generating deployments", done, total }) : undefined;
-    const generated = generateDeployments(env, { count: total, tenantId, before: start, takenNames: namesOf(tenantId), progress });
-    progress?.(total);
     // Generated records are schema-valid by construction; a sample is checked (every record of a
-    // small set, then one in CHECK_EVERY), so a generator bug still fails loudly without validating
-    // 100,000 records one by one — that was most of the load time.
-    for (let i = 0; i < generated.length; i++) {
-      const g = generated[i] as GeneratedDeployment;
+    // small set, then one in CHECK_EVERY: ~300 of 100,000), so a generator bug still fails loudly
+    // without validating every record — that was most of the load time. A record that fails stops the set.
+    generateDeployments(env, { count: total, tenantId, before: start, takenNames: namesOf(tenantId), progress }, (deployment, meta, revisions, i) => {
       if (i < CHECK_ALL_BELOW || i % CHECK_EVERY === 0) {
-        if (!fixtures.check(at, DEPLOYMENT_REF, wireTimes(g.deployment))) return;
-        for (const r of g.revisions) if (!fixtures.check(at, REVISION_REF, revisionToWire(r.revision))) return;
+        if (!fixtures.check(at, DEPLOYMENT_REF, wireTimes(deployment))) return false;
+        for (const r of revisions) if (!fixtures.check(at, REVISION_REF, revisionToWire(r.revision))) return false;
       }
-      store.put(g.deployment, g.meta, g.revisions);
-    }
+      store.put(deployment, meta, revisions);
+      return true;
+    });
+    progress?.(total);
   });
 
   for (const { deployment, resume } of resumed) {

@@ -38,45 +38,201 @@ export interface GenerationEnv {
   random: Random;
   repositories: readonly Repository[];
   baseUrl: string;
-  /**
-   * Where faker values come from. Absent: faker is called for each value (fixture entries). Bulk
-   * generation sets a pooled source instead (see valuePools): same seed, same values, far fewer calls.
-   */
-  fake?: (group: string, key: string, draw: () => unknown) => unknown;
-  /** Ids; random.uuid4() when absent. */
-  uuid?: () => string;
 }
 
-function value(env: GenerationEnv, key: string, draw: () => unknown): unknown {
-  return env.fake ? env.fake("faker", key, draw) : draw();
+/** One value of a kind (a faker call, or a pick from a pool of its values). */
+type Draw = () => unknown;
+
+/**
+ * The pooled value source of bulk generation: each kind of faker value (a schema property's
+ * annotation, say) gets a pool of POOL_SIZE values, drawn from faker once, the first time it is
+ * needed; every record then picks from the pool with the seeded generator. Faker is called a few
+ * thousand times instead of ~15 times a record, and records share the pooled strings (memory). Same
+ * seed, same pools, same picks. Kinds with the same key share a pool.
+ */
+function pooled(random: Random, size = POOL_SIZE): (key: string, draw: Draw) => Draw {
+  const picks = new Map<string, Draw>();
+  return (key, draw) => {
+    let pick = picks.get(key);
+    if (!pick) {
+      let pool: unknown[] | undefined;
+      pick = () => {
+        pool ??= Array.from({ length: size }, () => draw());
+        return pool[Math.floor(random.next() * size)];
+      };
+      picks.set(key, pick);
+    }
+    return pick;
+  };
+}
+const POOL_SIZE = 256;
+
+/** Character codes of the hex digits. */
+const HEX = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+const hex = (n: number) => HEX[n & 0xf] as number;
+const DASH = 45;
+
+/**
+ * A version 4 UUID from four draws of the seeded generator: random.uuid4() goes through a buffer
+ * and a hex string per id, which dominated bulk generation. Made by one String.fromCharCode call:
+ * one flat string (a concatenated one would keep its pieces, several times the memory, in every
+ * record), without the round trip through a Buffer that decoding bytes costs.
+ */
+export function fastUuid4(random: Random): string {
+  const a = (random.next() * 4294967296) >>> 0;
+  const b = (((random.next() * 4294967296) >>> 0) & 0xffff0fff) | 0x00004000;
+  const c = (((random.next() * 4294967296) >>> 0) & 0x3fffffff) | 0x80000000;
+  const d = (random.next() * 4294967296) >>> 0;
+  return String.fromCharCode(
+    hex(a >>> 28), hex(a >>> 24), hex(a >>> 20), hex(a >>> 16), hex(a >>> 12), hex(a >>> 8), hex(a >>> 4), hex(a), DASH,
+    hex(b >>> 28), hex(b >>> 24), hex(b >>> 20), hex(b >>> 16), DASH, hex(b >>> 12), hex(b >>> 8), hex(b >>> 4), hex(b), DASH,
+    hex(c >>> 28), hex(c >>> 24), hex(c >>> 20), hex(c >>> 16), DASH, hex(c >>> 12), hex(c >>> 8), hex(c >>> 4), hex(c),
+    hex(d >>> 28), hex(d >>> 24), hex(d >>> 20), hex(d >>> 16), hex(d >>> 12), hex(d >>> 8), hex(d >>> 4), hex(d),
+  );
 }
 
-/** A value as the schema property's `faker` annotation draws it. */
-function fake(env: GenerationEnv, def: string, property: string): unknown {
-  return env.fake ? env.fake(def, property, () => fakeProperty(env.random.faker, def, property)) : fakeProperty(env.random.faker, def, property);
-}
-
+/** A source's `source_config` or `source_revision_config` for one record (see compileConfig). */
+type ConfigBuilder = (linked: ConfigObject, given: ConfigObject | undefined, fresh: FreshValues, tag: string | undefined) => ConfigObject;
 /** Values of config fields not linked to anything, drawn in schema order; `tag` is the ref when it is a tag. */
-const FRESH: Record<string, (env: GenerationEnv, tag: string | undefined) => unknown> = {
-  deployment_type: ({ random }) => random.pick(schemaEnum("DeploymentType")),
-  build_on_push: ({ random }, tag) => !tag && random.next() < 0.5,
-  custom_url: (env) => fake(env, "SourceConfig", "custom_url"),
-  resource_spec: (env) => ({
-    min_scale: env.random.int(1, 2),
-    max_scale: env.random.int(2, 10),
-    cpu: fake(env, "ResourceSpec", "cpu"),
-    memory_mb: fake(env, "ResourceSpec", "memory_mb"),
-  }),
-  listener_id: (env) => (env.uuid ? env.uuid() : env.random.uuid4()),
-  listener_config: (env) => ({ k8s_namespace: `${value(env, "internet.domainWord", () => env.random.faker.internet.domainWord()) as string}-agents` }),
-  // JS projects only: most deployments leave the commands to autodetection.
-  install_command: (env) => (env.random.next() < 0.3 ? fake(env, "SourceConfig", "install_command") : null),
-  build_command: (env) => (env.random.next() < 0.3 ? fake(env, "SourceConfig", "build_command") : null),
-  langgraph_config_path: (env) => fake(env, "SourceRevisionConfig", "langgraph_config_path"),
-  image_uri: (env) => fake(env, "SourceRevisionConfig", "image_uri"),
-  source_tarball_path: (env) => fake(env, "SourceRevisionConfig", "source_tarball_path"),
-  repo_commit_sha: (env) => fake(env, "SourceRevisionConfig", "repo_commit_sha"),
+type FreshValues = Record<string, ((tag: string | undefined) => unknown) | undefined>;
+
+/**
+ * The compiled builder of a config object for one source: a single object literal with every key of
+ * the schema object in schema order — null where the field does not apply to the source, the linked
+ * value where it must point at something real (coherentConfigs), else the draft's value or a fresh
+ * draw — evaluated in key order, so the draws come in schema order. Compiled from the schema's keys
+ * (JSON-quoted; the schemas are the package's own) because a literal is what V8 allocates best: a
+ * record's objects built whole, in their final shape, and once a site's objects are seen to survive,
+ * straight into the old generation instead of being copied there by the young one's collections.
+ * 100,000 records are over a million objects; copying them was half the load time.
+ */
+function compileConfig(def: string, applies: readonly string[], linked: ReadonlySet<string>): ConfigBuilder {
+  const fields = schemaKeys(def).map((key) => {
+    const k = JSON.stringify(key);
+    const value = !applies.includes(key) ? "null" : linked.has(key) ? `linked[${k}]` : `given?.[${k}] ?? fresh[${k}]?.(tag) ?? null`;
+    return `${k}: ${value}`;
+  });
+  return new Function("linked", "given", "fresh", "tag", `return { ${fields.join(", ")} };`) as ConfigBuilder;
+}
+
+/** A copy of a `source_revision_config` with one field replaced, compiled as compileConfig is (an older revision's). */
+type ConfigReplacer = (config: ConfigObject, value: unknown) => ConfigObject;
+function compileReplacer(def: string, field: string): ConfigReplacer {
+  const fields = schemaKeys(def).map((key) => `${JSON.stringify(key)}: ${key === field ? "value" : `config[${JSON.stringify(key)}]`}`);
+  return new Function("config", "value", `return { ${fields.join(", ")} };`) as ConfigReplacer;
+}
+
+interface SourcePlan {
+  config: ConfigBuilder;
+  revision: ConfigBuilder;
+  /** An older revision's configuration: the newest one's with another ARTIFACT value. */
+  older: ConfigReplacer;
+}
+const plans = new Map<DeploymentSource, SourcePlan>();
+
+/** The source's builders, compiled from the schema and SOURCE_RULES once, not per record. */
+function planFor(source: DeploymentSource): SourcePlan {
+  let plan = plans.get(source);
+  if (!plan) {
+    const rule = SOURCE_RULES[source];
+    const linked = new Set(["integration_id", "repo_url", "repo_ref", ...(rule.hosted ? ["custom_url"] : [])]);
+    plan = {
+      config: compileConfig("SourceConfig", rule.config, linked),
+      revision: compileConfig("SourceRevisionConfig", rule.revision, linked),
+      older: compileReplacer("SourceRevisionConfig", ARTIFACT[source]),
+    };
+    plans.set(source, plan);
+  }
+  return plan;
+}
+
+/** What each source builds a revision from; older revisions were built from another one of it. */
+const ARTIFACT: Record<DeploymentSource, "repo_commit_sha" | "image_uri" | "source_tarball_path"> = {
+  github: "repo_commit_sha",
+  external_docker: "image_uri",
+  internal_docker: "image_uri",
+  internal_source: "source_tarball_path",
 };
+
+/**
+ * The compiled generator of one seeded sequence: the faker-annotated properties, enums and plans a
+ * record needs are resolved once, when it is built, so a record costs draws of the seeded generator
+ * and the objects it is made of. Fixture entries call faker for each value and draw ids with
+ * random.uuid4(); bulk generation (`bulk`) picks values from pools and draws ids with fastUuid4.
+ * Building it draws nothing: the sequence is the same whenever it is built.
+ */
+class DeploymentFactory {
+  readonly uuid: () => string;
+  private readonly fresh: FreshValues;
+  readonly annotated: (def: string, property: string) => Draw;
+  private readonly repoUrl: Draw;
+  private readonly repoRef: Draw;
+  private readonly tagRef: Draw;
+  /** A new value of the field an older revision was built from. */
+  readonly artifact: Record<"repo_commit_sha" | "image_uri" | "source_tarball_path", Draw>;
+  /** The linked values of the record being built, and the pair configs() returns: reused, not made per record. */
+  private readonly linked: ConfigObject = { integration_id: null, repo_url: null, repo_ref: null, custom_url: null };
+  private readonly pair: { source_config: ConfigObject; source_revision_config: ConfigObject } = { source_config: {}, source_revision_config: {} };
+
+  constructor(
+    private readonly env: GenerationEnv,
+    bulk: boolean,
+  ) {
+    const { random } = env;
+    const source = bulk ? pooled(random) : (_key: string, draw: Draw) => draw;
+    this.uuid = bulk ? () => fastUuid4(random) : () => random.uuid4();
+    this.annotated = (def, property) => source(`${def}/${property}`, () => fakeProperty(random.faker, def, property));
+    const fake = this.annotated;
+    this.repoUrl = fake("SourceConfig", "repo_url");
+    this.repoRef = fake("SourceRevisionConfig", "repo_ref");
+    this.tagRef = source("tag", () => `refs/tags/v${random.faker.system.semver()}`);
+    const deploymentTypes = schemaEnum("DeploymentType");
+    const [cpu, memory] = [fake("ResourceSpec", "cpu"), fake("ResourceSpec", "memory_mb")];
+    const namespace = source("k8s_namespace", () => `${random.faker.internet.domainWord()}-agents`);
+    const [install, build] = [fake("SourceConfig", "install_command"), fake("SourceConfig", "build_command")];
+    this.artifact = {
+      repo_commit_sha: () => random.hex(40),
+      image_uri: fake("SourceRevisionConfig", "image_uri"),
+      source_tarball_path: fake("SourceRevisionConfig", "source_tarball_path"),
+    };
+    this.fresh = {
+      deployment_type: () => random.pick(deploymentTypes),
+      build_on_push: (tag) => !tag && random.next() < 0.5,
+      custom_url: fake("SourceConfig", "custom_url"),
+      resource_spec: () => ({ min_scale: random.int(1, 2), max_scale: random.int(2, 10), cpu: cpu(), memory_mb: memory() }),
+      listener_id: () => this.uuid(),
+      listener_config: () => ({ k8s_namespace: namespace() }),
+      // JS projects only: most deployments leave the commands to autodetection.
+      install_command: () => (random.next() < 0.3 ? install() : null),
+      build_command: () => (random.next() < 0.3 ? build() : null),
+      langgraph_config_path: fake("SourceRevisionConfig", "langgraph_config_path"),
+      image_uri: this.artifact.image_uri,
+      source_tarball_path: this.artifact.source_tarball_path,
+      repo_commit_sha: fake("SourceRevisionConfig", "repo_commit_sha"),
+    };
+  }
+
+  /** See coherentConfigs. The pair returned is the same object on every call: read it before the next. */
+  configs(source: DeploymentSource, id: string, draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject }): { source_config: ConfigObject; source_revision_config: ConfigObject } {
+    const { random, repositories } = this.env;
+    const plan = planFor(source);
+    const repo = repositories.length ? random.pick(repositories) : undefined;
+    const tag = random.next() < 0.15 ? (this.tagRef() as string) : undefined;
+    // Fields that must point at something real; they win over the draft (a fixture's own values win over both).
+    const linked = this.linked;
+    linked.integration_id = repo?.host_integration_id ?? null;
+    linked.repo_url = repo?.url ?? this.repoUrl();
+    linked.repo_ref = tag ?? repo?.default_branch ?? this.repoRef();
+    linked.custom_url = SOURCE_RULES[source].hosted ? agentUrl(this.env.baseUrl, id) : null;
+    const config = plan.config(linked, draft.source_config, this.fresh, tag);
+    const revision = plan.revision(linked, draft.source_revision_config, this.fresh, tag);
+    if (typeof revision.repo_ref === "string" && revision.repo_ref.startsWith("refs/tags/")) config.build_on_push = false;
+    const pair = this.pair;
+    pair.source_config = config;
+    pair.source_revision_config = revision;
+    return pair;
+  }
+}
 
 /**
  * A deployment's `source_config` and `source_revision_config`, coherent for its source: fields of other
@@ -91,150 +247,116 @@ export function coherentConfigs(
   id: string,
   draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject } = {},
 ): { source_config: ConfigObject; source_revision_config: ConfigObject } {
-  const { random } = env;
-  const rule = SOURCE_RULES[source];
-  const repo = env.repositories.length ? random.pick(env.repositories) : undefined;
-  const tag = random.next() < 0.15 ? `refs/tags/v${value(env, "system.semver", () => random.faker.system.semver()) as string}` : undefined;
-  // Fields that must point at something real; they win over the draft (a fixture's own values win over both).
-  const linked: ConfigObject = {
-    integration_id: repo?.host_integration_id ?? null,
-    repo_url: repo?.url ?? fake(env, "SourceConfig", "repo_url"),
-    repo_ref: tag ?? repo?.default_branch ?? fake(env, "SourceRevisionConfig", "repo_ref"),
-    ...(rule.hosted ? { custom_url: agentUrl(env.baseUrl, id) } : {}),
-  };
-  const fill = (def: "SourceConfig" | "SourceRevisionConfig", applies: readonly string[], given: ConfigObject | undefined) => {
-    const out: ConfigObject = {};
-    for (const key of schemaKeys(def)) {
-      out[key] = !applies.includes(key) ? null : key in linked ? linked[key] : (given?.[key] ?? FRESH[key]?.(env, tag) ?? null);
-    }
-    return out;
-  };
-  const config = fill("SourceConfig", rule.config, draft.source_config);
-  const revision = fill("SourceRevisionConfig", rule.revision, draft.source_revision_config);
-  if (typeof revision.repo_ref === "string" && revision.repo_ref.startsWith("refs/tags/")) config.build_on_push = false;
-  return { source_config: config, source_revision_config: revision };
+  const { source_config, source_revision_config } = new DeploymentFactory(env, false).configs(source, id, draft);
+  return { source_config, source_revision_config };
 }
 
-/**
- * The pooled value source of bulk generation — the "compiled" generator: each faker-annotated
- * property gets a pool of POOL_SIZE values, drawn from faker once, the first time it is needed; every
- * record then picks from the pools with the seeded generator. Faker is called a few thousand times
- * instead of ~15 times a record, and records share the pooled strings (memory). Same seed, same
- * pools, same picks: as deterministic as before.
- */
-export function valuePools(random: Random, size = POOL_SIZE): NonNullable<GenerationEnv["fake"]> {
-  const groups = new Map<string, Map<string, unknown[]>>();
-  return (group, key, draw) => {
-    let pools = groups.get(group);
-    if (!pools) groups.set(group, (pools = new Map()));
-    let pool = pools.get(key);
-    if (!pool) pools.set(key, (pool = Array.from({ length: size }, draw)));
-    return pool[Math.floor(random.next() * size)];
-  };
-}
-const POOL_SIZE = 256;
+/** Takes each generated deployment (the store's put); false stops the generation. */
+export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, revisions: readonly RevisionEntry[], index: number) => boolean;
 
-const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
-const UUID = Buffer.from("00000000-0000-4000-8000-000000000000", "latin1");
-/** Where each of the 32 hex digits goes in the 36 characters. */
-const UUID_SLOTS = [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35];
-
-/**
- * A version 4 UUID from four draws of the seeded generator: random.uuid4() goes through a buffer
- * and a hex string per id, which dominated bulk generation. Written as bytes and read back as one
- * flat string (a concatenated one would keep its pieces, several times the memory, in every record).
- */
-export function fastUuid4(random: Random): string {
-  for (let word = 0; word < 4; word++) {
-    let n = (random.next() * 4294967296) >>> 0;
-    if (word === 1) n = ((n & 0xffff0fff) | 0x00004000) >>> 0;
-    if (word === 2) n = ((n & 0x3fffffff) | 0x80000000) >>> 0;
-    for (let digit = 0; digit < 8; digit++) UUID[UUID_SLOTS[word * 8 + digit] as number] = HEX_DIGITS[(n >>> (28 - 4 * digit)) & 0xf] as number;
-  }
-  return UUID.toString("latin1", 0, 36);
-}
-
-export interface GeneratedDeployment {
-  deployment: Deployment;
-  meta: DeploymentMeta;
-  revisions: RevisionEntry[];
-}
+const OTHER_STATUSES = ["UNUSED", "AWAITING_DELETE", "UNKNOWN"] as const;
+const OLDER_REVISION_STATUSES = ["DEPLOYED", "INTERRUPTED", "SKIPPED"] as const;
+const BUILD_FAILURES: readonly RevisionStatus[] = ["BUILD_FAILED", "DEPLOY_FAILED", "CREATE_FAILED"];
+const IMAGE_FAILURES: readonly RevisionStatus[] = ["DEPLOY_FAILED", "CREATE_FAILED"];
+const NO_DRAFT = {};
 
 /**
  * `generate.deployments: {count}`: many coherent deployments, fast. json-schema-faker takes about
- * 2 ms a record and faker tens of microseconds a value, too slow for 100,000, so values come from
- * pools drawn once from the schema's enums and faker annotations (valuePools) and ids from the seeded
- * generator directly (docs/decisions/deployments.md). Every revision is settled (none is in flight).
+ * 2 ms a record and faker tens of microseconds a value, too slow for 100,000, so a compiled generator
+ * (DeploymentFactory) takes values from pools drawn once from the schema's enums and faker annotations
+ * and ids from the seeded generator directly (docs/decisions/deployments.md). Each record goes to
+ * `add` as soon as it is made: nothing holds the whole set but the store. Every object is a literal
+ * built whole, arrays included (see compileConfig). Every revision is settled (none is in flight).
  */
 export function generateDeployments(
-  base: GenerationEnv,
+  env: GenerationEnv,
   options: { count: number; tenantId: string; before: number; takenNames: Set<string>; progress?: (done: number) => void },
-): GeneratedDeployment[] {
-  const { random } = base;
-  const env: GenerationEnv = { ...base, fake: valuePools(random), uuid: () => fastUuid4(random) };
-  const uuid = env.uuid as () => string;
+  add: GeneratedSink,
+): void {
+  const { random } = env;
+  const factory = new DeploymentFactory(env, true);
+  const uuid = factory.uuid;
+  const name = factory.annotated("Deployment", "name");
   const sources = schemaEnum<DeploymentSource>("DeploymentSource").filter((s) => s !== "github" || env.repositories.length);
   const versions = Array.from({ length: 6 }, () => String(fakeProperty(random.faker, "Deployment", "image_version")));
   const tags = Array.from({ length: 8 }, () => random.uuid4());
-  const out: GeneratedDeployment[] = [];
+  const secret = { name: factory.annotated("Secret", "name"), value: factory.annotated("Secret", "value") };
+  const taken = options.takenNames;
   for (let i = 0; i < options.count; i++) {
     // Start-up blocks while this runs (10,000 take seconds): let the CLI say how far it got.
     if (options.progress && i % 1000 === 0 && i > 0) options.progress(i);
     const source = random.pick(sources);
     const id = uuid();
-    let name = `${String(fake(env, "Deployment", "name"))}-${i + 1}`.slice(0, 63);
-    while (options.takenNames.has(name)) name = `${name.slice(0, 60)}-${random.int(0, 99)}`;
-    options.takenNames.add(name);
+    let deploymentName = flat(`${String(name())}-${i + 1}`.slice(0, 63));
+    // Taken when adding it leaves the set as large as it was (one lookup, not has() then add()).
+    for (let size = taken.size; taken.add(deploymentName).size === size; ) deploymentName = flat(`${deploymentName.slice(0, 60)}-${random.int(0, 99)}`);
     const createdAt = options.before - random.int(1, 700) * DAY_MS - random.int(0, DAY_MS - 1);
-    const configs = coherentConfigs(env, source, id);
-    const revisions = generatedRevisions(env, id, source, configs.source_revision_config, createdAt);
-    const newest = revisions[0] as RevisionEntry;
-    const status: DeploymentStatus = random.next() < 0.9 ? "READY" : random.pick(["UNUSED", "AWAITING_DELETE", "UNKNOWN"] as const);
-    out.push({
-      deployment: {
-        name,
-        source,
-        ...configs,
-        secrets: distinctSecrets(env, random.int(0, 2)),
-        secret_references: null,
-        id,
-        tenant_id: options.tenantId,
-        created_at: createdAt,
-        updated_at: newest.revision.updated_at,
-        status,
-        latest_revision_id: newest.revision.id,
-        active_revision_id: revisions.find((r) => r.revision.status === "DEPLOYED")?.revision.id ?? null,
-        image_version: random.pick(versions),
-      },
-      meta: {
-        tag_value_ids: random.next() < 0.5 ? [random.pick(tags)] : [],
-        remote_reconciled: random.next() < 0.25,
-        revision_ids: revisions.map((r) => r.revision.id),
-        fail_next_at: null,
-      },
-      revisions,
-    });
+    const configs = factory.configs(source, id, NO_DRAFT);
+    const revisions = generatedRevisions(factory, random, id, source, configs.source_revision_config, createdAt);
+    const newest = (revisions[0] as RevisionEntry).revision;
+    let active: string | null = null;
+    for (const entry of revisions) {
+      if (entry.revision.status === "DEPLOYED") {
+        active = entry.revision.id;
+        break;
+      }
+    }
+    const status: DeploymentStatus = random.next() < 0.9 ? "READY" : random.pick(OTHER_STATUSES);
+    const secrets = distinctSecrets(secret, random.int(0, 2));
+    const deployment: Deployment = {
+      name: deploymentName,
+      source,
+      source_config: configs.source_config,
+      source_revision_config: configs.source_revision_config,
+      secrets,
+      secret_references: null,
+      id,
+      tenant_id: options.tenantId,
+      created_at: createdAt,
+      updated_at: newest.updated_at,
+      status,
+      latest_revision_id: newest.id,
+      active_revision_id: active,
+      image_version: random.pick(versions),
+    };
+    const meta: DeploymentMeta = {
+      tag_value_ids: random.next() < 0.5 ? [random.pick(tags)] : [],
+      remote_reconciled: random.next() < 0.25,
+      revision_ids: idsOf(revisions),
+      fail_next_at: null,
+    };
+    if (!add(deployment, meta, revisions, i)) return;
   }
-  return out;
 }
 
-/** Secrets are environment variables: one value per name. */
-function distinctSecrets(env: GenerationEnv, count: number): Deployment["secrets"] {
-  const secrets = new Map<string, string>();
-  for (let tries = 0; secrets.size < count && tries < 10 * count; tries++) {
-    const name = String(fake(env, "Secret", "name"));
-    if (!secrets.has(name)) secrets.set(name, String(fake(env, "Secret", "value")));
-  }
-  return [...secrets].map(([name, value]) => ({ name, value }));
+/**
+ * The joined string, flattened: reading a character makes V8 copy the pieces of a concatenation into
+ * one string, which the next collection keeps instead of the pieces (half the memory of a name), and
+ * which is hashed (name sets, indexes) without walking the pieces each time.
+ */
+function flat(joined: string): string {
+  joined.charCodeAt(0);
+  return joined;
 }
 
-/** What each source builds a revision from; older revisions were built from another one of it. */
-const ARTIFACT: Record<DeploymentSource, "repo_commit_sha" | "image_uri" | "source_tarball_path"> = {
-  github: "repo_commit_sha",
-  external_docker: "image_uri",
-  internal_docker: "image_uri",
-  internal_source: "source_tarball_path",
-};
+/** The revisions' ids, as an array literal of the exact length (see compileConfig). */
+function idsOf(revisions: readonly RevisionEntry[]): string[] {
+  const id = (i: number) => (revisions[i] as RevisionEntry).revision.id;
+  return revisions.length === 1 ? [id(0)] : revisions.length === 2 ? [id(0), id(1)] : [id(0), id(1), id(2)];
+}
+
+/** Secrets are environment variables: one value per name. At most two, as an array literal (see compileConfig). */
+function distinctSecrets(draw: { name: Draw; value: Draw }, count: number): Deployment["secrets"] {
+  if (count === 0) return [];
+  const first = { name: String(draw.name()), value: String(draw.value()) };
+  if (count === 1) return [first];
+  // The second name is drawn again while it is the first's (at most 19 more times).
+  for (let tries = 1; tries < 20; tries++) {
+    const name = String(draw.name());
+    if (name !== first.name) return [first, { name, value: String(draw.value()) }];
+  }
+  return [first];
+}
 
 /** An older revision's configuration: the newest one's, but another commit, image or upload. */
 export function olderRevisionConfig(random: Random, source: DeploymentSource, newest: ConfigObject): ConfigObject {
@@ -246,35 +368,41 @@ export function olderRevisionConfig(random: Random, source: DeploymentSource, ne
  * One to three settled revisions, newest first; the newest carries the deployment's configuration.
  * Each is built from its own commit, image or upload (a pooled value is drawn again if taken).
  */
-function generatedRevisions(env: GenerationEnv, deploymentId: string, source: DeploymentSource, config: ConfigObject, createdAt: number): RevisionEntry[] {
-  const { random } = env;
+function generatedRevisions(factory: DeploymentFactory, random: Random, deploymentId: string, source: DeploymentSource, config: ConfigObject, createdAt: number): RevisionEntry[] {
   const count = random.int(1, 3);
-  const failures: RevisionStatus[] = SOURCE_RULES[source].builds ? ["BUILD_FAILED", "DEPLOY_FAILED", "CREATE_FAILED"] : ["DEPLOY_FAILED", "CREATE_FAILED"];
+  const failures = SOURCE_RULES[source].builds ? BUILD_FAILURES : IMAGE_FAILURES;
   const field = ARTIFACT[source];
-  const built = new Set<unknown>([config[field]]);
-  const out: RevisionEntry[] = [];
+  const artifact = factory.artifact[field];
+  const older = planFor(source).older;
+  // The values revisions were built from so far: the newest's, then up to two older ones.
+  const newestValue = config[field];
+  let olderValue: unknown;
+  const out: RevisionEntry[] = new Array(count);
   for (let k = count - 1; k >= 0; k--) {
     const created = createdAt + k * 3_600_000;
-    const status: RevisionStatus = k === count - 1 ? (random.next() < 0.85 ? "DEPLOYED" : random.pick(failures)) : random.pick(["DEPLOYED", "INTERRUPTED", "SKIPPED"] as const);
+    const status: RevisionStatus = k === count - 1 ? (random.next() < 0.85 ? "DEPLOYED" : random.pick(failures)) : random.pick(OLDER_REVISION_STATUSES);
     let revisionConfig = config;
     if (k !== count - 1) {
-      for (let tries = 0; tries < 20 && built.has(revisionConfig[field]); tries++) {
-        revisionConfig = { ...config, [field]: field === "repo_commit_sha" ? random.hex(40) : fake(env, "SourceRevisionConfig", field) };
-      }
-      built.add(revisionConfig[field]);
+      // The newest's value is taken, so at least one is drawn; up to 20 while the draw is taken too.
+      let value: unknown;
+      let tries = 0;
+      do value = artifact();
+      while (++tries < 20 && (value === newestValue || value === olderValue));
+      revisionConfig = older(config, value);
+      olderValue = value;
     }
-    out.push({
+    out[count - 1 - k] = {
       deployment_id: deploymentId,
       remote_reconciled: false,
       revision: {
-        id: (env.uuid as () => string)(),
+        id: factory.uuid(),
         created_at: created,
         updated_at: created + random.int(5, 20) * 60_000,
         status,
         source,
         source_revision_config: revisionConfig,
       },
-    });
+    };
   }
   return out;
 }

@@ -199,10 +199,12 @@ export class DeploymentStore {
    * index is built once, on the next read, instead of once per record.
    */
   private write(deployment: Deployment): void {
-    const inStep = this.indexVersion === this.deployments.version;
+    if (this.indexVersion !== this.deployments.version) {
+      this.deployments.set(deployment.id, deployment);
+      return;
+    }
     const old = this.deployments.get(deployment.id);
     this.deployments.set(deployment.id, deployment);
-    if (!inStep) return;
     const tenant = this.index.get(deployment.tenant_id) ?? (old ? undefined : this.emptyTenant(deployment.tenant_id));
     if (!tenant) return;
     const list = tenant.oldestFirst;
