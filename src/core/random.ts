@@ -10,8 +10,13 @@ import { loadFaker } from "./lazy-faker.js";
 export class Random {
   readonly seeded: boolean;
   private fakerInstance: Faker | undefined;
-  /** The seed faker gets when it is first used (faker is loaded and built only then). */
-  private fakerSeed: number;
+  /**
+   * The seed faker gets before its next use (faker is loaded and built only then): a number, or how
+   * to compute it (seedFakerFor's hash is paid only by a run whose templates call faker).
+   */
+  private fakerSeed: number | (() => number);
+  /** Whether faker was seeded with fakerSeed (since then only its own use moves it on). */
+  private fakerSeeded = false;
   private state: [number, number, number, number];
   private readonly seedText: string;
 
@@ -28,11 +33,21 @@ export class Random {
    * same as if it had been built up front, because the seed it gets was drawn in the constructor.
    */
   get faker(): Faker {
-    if (!this.fakerInstance) {
-      this.fakerInstance = loadFaker();
-      this.fakerInstance.seed(this.fakerSeed);
+    this.fakerInstance ??= loadFaker();
+    if (!this.fakerSeeded) {
+      this.fakerInstance.seed(typeof this.fakerSeed === "number" ? this.fakerSeed : this.fakerSeed());
+      this.fakerSeeded = true;
     }
     return this.fakerInstance;
+  }
+
+  /**
+   * Faker re-seeded with seedFor(label) before its next use. Lazily: faker's state can only be seen by
+   * using it, so this is the same as seeding now, but a run whose templates never call faker neither
+   * hashes the label nor re-seeds (nor loads) faker.
+   */
+  seedFakerFor(label: string): void {
+    this.seedFaker(() => this.seedFor(label));
   }
 
   /** A float in [0, 1). */
@@ -115,9 +130,9 @@ export class Random {
     this.seedFaker(fakerSeedFrom(saved));
   }
 
-  private seedFaker(seed: number): void {
+  private seedFaker(seed: number | (() => number)): void {
     this.fakerSeed = seed;
-    this.fakerInstance?.seed(seed);
+    this.fakerSeeded = false;
   }
 }
 
