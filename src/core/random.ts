@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, hash, randomBytes, randomUUID } from "node:crypto";
 import type { Faker } from "@faker-js/faker";
 import { loadFaker } from "./lazy-faker.js";
 
@@ -142,11 +142,25 @@ function fakerSeedFrom(state: RandomState): number {
   return (state[0] ^ state[1] ^ state[2] ^ state[3]) >>> 1;
 }
 
-/** uuid5 (SHA-1, RFC 4122 §4.3) — the agent server derives default assistant ids this way. */
+/** Namespaces as bytes, for the few uuid5 namespaces used over and over (run ids name one per run). */
+const namespaceBytes = new Map<string, Buffer>();
+const MAX_NAMESPACES = 64;
+
+/**
+ * uuid5 (SHA-1, RFC 4122 §4.3) — the agent server derives default assistant ids this way. Every run
+ * derives one (its request id), so it hashes in one call rather than through a Hash object.
+ */
 export function uuid5(name: string, namespace: string): string {
-  const ns = Buffer.from(namespace.replace(/-/g, ""), "hex");
-  const hash = createHash("sha1").update(ns).update(name, "utf8").digest();
-  const b = hash.subarray(0, 16);
+  let ns = namespaceBytes.get(namespace);
+  if (!ns) {
+    ns = Buffer.from(namespace.replace(/-/g, ""), "hex");
+    if (namespaceBytes.size >= MAX_NAMESPACES) namespaceBytes.clear();
+    namespaceBytes.set(namespace, ns);
+  }
+  const input = Buffer.allocUnsafe(ns.length + Buffer.byteLength(name, "utf8"));
+  ns.copy(input);
+  input.write(name, ns.length, "utf8");
+  const b = hash("sha1", input, "buffer").subarray(0, 16);
   b[6] = ((b[6] as number) & 0x0f) | 0x50;
   b[8] = ((b[8] as number) & 0x3f) | 0x80;
   return formatUuid(b);
