@@ -97,8 +97,10 @@ export class Random {
   /** A time-ordered (version 7) UUID, as the Python agent server uses for run ids. */
   uuid7(unixMs: number): string {
     const b = this.bytes(16);
-    const ms = BigInt(Math.max(0, Math.floor(unixMs)));
-    for (let i = 0; i < 6; i++) b[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+    // The low 48 bits of the milliseconds, big-endian. Clock instants stay below 2^53 (MAX_INSTANT),
+    // where dividing by a power of two is exact: no BigInt per byte.
+    const ms = Math.max(0, Math.floor(unixMs));
+    for (let i = 0; i < 6; i++) b[i] = Math.floor(ms / 2 ** (8 * (5 - i))) % 256;
     b[6] = ((b[6] as number) & 0x0f) | 0x70;
     b[8] = ((b[8] as number) & 0x3f) | 0x80;
     return formatUuid(b);
