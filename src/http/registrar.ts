@@ -136,22 +136,10 @@ function readInput(module: ServiceModule, spec: RouteSpec, req: Request, ctx: Mo
 }
 
 function scopeOf(req: Request, ctx: MockContext, mount: Record<string, string>): RequestScope {
-  // The signal is made when a handler first asks for it: few do, and a stream's request closes (its
-  // body read) while its answer goes on, which would abort it — a DOMException per stream for nothing.
-  let controller: AbortController | undefined;
-  let left = false;
+  const controller = new AbortController();
   req.once("close", () => {
-    if (req.res?.writableFinished) return;
-    left = true;
-    controller?.abort();
+    if (!req.res?.writableFinished) controller.abort();
   });
-  const signal = (): AbortSignal => {
-    if (!controller) {
-      controller = new AbortController();
-      if (left) controller.abort();
-    }
-    return controller.signal;
-  };
   // Where the request was sent: the mock's URLs point back there unless a public URL is configured.
   const origin = `${req.protocol}://${req.get("host") ?? "127.0.0.1"}`;
   return {
@@ -162,9 +150,7 @@ function scopeOf(req: Request, ctx: MockContext, mount: Record<string, string>):
     tracingUrl: ctx.tracingUrl(origin),
     mount,
     local: { address: req.socket.localAddress, port: req.socket.localPort },
-    get signal() {
-      return signal();
-    },
+    signal: controller.signal,
     sentBody: req.body,
     streamFault: req.res?.locals.streamFault as StreamFault | undefined,
     note: (facts) => ctx.journal.annotate(req, facts),
