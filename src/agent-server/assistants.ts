@@ -33,9 +33,20 @@ export interface AssistantRecord {
 /** One version of an assistant, as the real server's assistant_versions row (which has no updated_at). */
 export type AssistantVersionRecord = Omit<AssistantRecord, "updated_at">;
 
+/** Default assistant ids already derived: every run names its assistant, and a SHA-1 per run adds up. */
+const defaultIds = new Map<string, string>();
+/** Bound of defaultIds: graph names come from loaded scenarios and fixtures, but a long-lived process may load many. */
+const MAX_DEFAULT_IDS = 1000;
+
 /** The id of a graph's default assistant: uuid5(graph), as the real server creates it at start. */
 export function defaultAssistantId(graph: string): string {
-  return uuid5(graph, ASSISTANT_NAMESPACE);
+  let id = defaultIds.get(graph);
+  if (id === undefined) {
+    if (defaultIds.size >= MAX_DEFAULT_IDS) defaultIds.clear();
+    id = uuid5(graph, ASSISTANT_NAMESPACE);
+    defaultIds.set(graph, id);
+  }
+  return id;
 }
 
 /** The `Assistant` wire form (schema agent-server/assistant.json#/$defs/Assistant). */
@@ -86,9 +97,9 @@ export class Assistants {
   }
 
   /** Makes the default assistant of every known graph that has none yet. */
-  sync(): void {
+  sync(graphs: readonly string[] = this.graphs()): void {
     const { assistants, deletedDefaults } = this.ctx.data;
-    for (const graph of this.graphs()) {
+    for (const graph of graphs) {
       const id = defaultAssistantId(graph);
       if (assistants.has(id) || deletedDefaults.has(id)) continue;
       this.insert({ assistant_id: id, graph_id: graph, config: {}, context: {}, metadata: { created_by: "system" }, name: graph, description: null });
@@ -103,9 +114,14 @@ export class Assistants {
   }
 
   get(id: string): AssistantRecord | undefined {
-    this.sync();
+    return this.find(id, this.graphs());
+  }
+
+  /** get() with the known graphs already listed. */
+  private find(id: string, graphs: readonly string[]): AssistantRecord | undefined {
+    this.sync(graphs);
     const found = this.ctx.data.assistants.get(id.toLowerCase());
-    return found && this.graphs().includes(found.graph_id) ? found : undefined;
+    return found && graphs.includes(found.graph_id) ? found : undefined;
   }
 
   require(id: string): AssistantRecord {
@@ -190,7 +206,7 @@ export class Assistants {
   resolve(id: string): AssistantRef {
     const graphs = this.graphs();
     if (!isUuid(id) && !graphs.includes(id)) throw agentErrors.invalidAssistant(id, graphs);
-    const found = this.get(isUuid(id) ? id : defaultAssistantId(id));
+    const found = this.find(isUuid(id) ? id : defaultAssistantId(id), graphs);
     if (!found) throw agentErrors.threadOrAssistantNotFound();
     return { assistant_id: found.assistant_id, graph_id: found.graph_id, config: found.config, context: found.context };
   }

@@ -10,7 +10,7 @@ import { ProtocolCommands } from "./protocol-commands.js";
 import { protocolSessions } from "./protocol-session.js";
 import { headers, THREAD_PATH } from "./route-schemas.js";
 import type { RunService } from "./runs.js";
-import { openStream, StreamWriter } from "./sse.js";
+import { openStream } from "./sse.js";
 
 const PROTOCOL = "agent-server/protocol.json#/$defs/";
 
@@ -55,8 +55,7 @@ export function protocolRoutes(ctx: MockContext, runs: RunService): RouteSpec[] 
       bodyError: (problem: BodyProblem) => (problem.kind === "malformed" ? detailError(400, `Invalid JSON body: ${problem.message}`) : agentErrors.badBody(problem)),
       responses: { 200: { sse: true }, 400: "common/errors.json#/$defs/HTTPError" },
       handler: ({ params, headers, body }, res) => {
-        openStream(res, {});
-        const writer = new StreamWriter(res, ctx.options.streamStallMs);
+        const writer = openStream(res, {}, ctx.options.streamStallMs);
         const detach = sessions.of(params.thread_id).attach(
           { channels: new Set(body.channels), ...(body.namespaces ? { namespaces: body.namespaces } : {}), ...(body.depth !== undefined ? { depth: body.depth } : {}) },
           resumeAfter(body.since, headers["last-event-id"]),

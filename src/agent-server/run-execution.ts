@@ -85,7 +85,8 @@ const FINISHED: RunHooks = { running: () => {}, feedback: () => ({}), finish: ()
 
 /** The stream mode a scenario event belongs to: `updates|sub:1` → updates, `messages` → messages-tuple, `messages/partial` → messages. */
 export function eventMode(name: string): string {
-  const base = name.split("|")[0] as string;
+  const bar = name.indexOf("|");
+  const base = bar < 0 ? name : name.slice(0, bar);
   if (base === "messages") return "messages-tuple";
   return base.startsWith("messages/") ? "messages" : base;
 }
@@ -96,12 +97,17 @@ export function eventMode(name: string): string {
  */
 export class Execution {
   readonly frames: Frame[] = [];
-  readonly abort = new AbortController();
+  /** What cancel() asked for: the run stops at its next step. */
+  private cancelled: "interrupt" | "rollback" | undefined;
+  /** Interrupts a wait in progress on cancel(); made only by a run that waits (see signal). */
+  private controller: AbortController | undefined;
   readonly done: Promise<Outcome>;
   outcome: Outcome | undefined;
   private resolveDone!: (o: Outcome) => void;
   private readonly listeners = new Set<StreamListener>();
   private lastBeat = 0;
+  /** The number of the last frame within its millisecond (the `<seq>` of its stream id). */
+  private lastSeq = 0;
   private values: Record<string, unknown> | null;
   /**
    * The graph steps played so far, one per node update (an `updates` event of the root graph, streamed
@@ -147,13 +153,15 @@ export class Execution {
   }
 
   cancel(action: "interrupt" | "rollback"): void {
-    if (!this.outcome && !this.abort.signal.aborted) this.abort.abort(action);
+    if (this.outcome || this.cancelled) return;
+    this.cancelled = action;
+    this.controller?.abort(action);
   }
 
   async play(): Promise<void> {
     let outcome: Outcome;
     try {
-      this.abort.signal.throwIfAborted();
+      this.throwIfCancelled();
       await this.waitForRunsAhead();
       if (this.script.afterMs > 0) {
         this.lastBeat = this.clock.now();
@@ -164,14 +172,14 @@ export class Execution {
       this.publish("metadata", { run_id: this.script.run_id, attempt: 1 }, null);
       for (const event of this.script.events) {
         if (event.delay_ms) await this.wait(event.delay_ms);
-        this.abort.signal.throwIfAborted();
+        this.throwIfCancelled();
         this.record(event);
         const mode = eventMode(event.event);
         if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode);
       }
       outcome = this.end(this.script.ending);
     } catch (err) {
-      if (this.abort.signal.aborted) outcome = { kind: "cancelled", values: this.values, action: this.abort.signal.reason as "interrupt" | "rollback" };
+      if (this.cancelled) outcome = { kind: "cancelled", values: this.values, action: this.cancelled };
       else {
         // A bug in the mock: end the run the way the real server ends a crashed one.
         const error = { error: (err as Error)?.name ?? "Error", message: (err as Error)?.message ?? String(err) };
@@ -239,7 +247,8 @@ export class Execution {
   private publish(event: string, data: unknown, mode: string | null): void {
     const at = this.clock.now();
     const previous = this.frames.at(-1);
-    const seq = previous && previous.at === at ? Number(previous.streamId.split("-")[1]) + 1 : 0;
+    const seq = previous && previous.at === at ? this.lastSeq + 1 : 0;
+    this.lastSeq = seq;
     const frame: Frame = { event, data: JSON.stringify(data) ?? "null", id: this.frames.length, streamId: `${at}-${seq}`, mode, at };
     this.frames.push(frame);
     for (const listener of this.listeners) listener.frame(frame);
@@ -253,7 +262,7 @@ export class Execution {
    * years would otherwise step through millions of beats.
    */
   private async wait(ms: number): Promise<void> {
-    const signal = this.abort.signal;
+    const signal = this.signal();
     const deadline = this.clock.now() + ms;
     if (!(deadline <= MAX_INSTANT)) throw new RangeError(`a wait of ${ms} ms goes past ${new Date(MAX_INSTANT).toISOString()}, the last instant the clock can hold`);
     let beats = 0;
@@ -272,9 +281,25 @@ export class Execution {
     }
   }
 
+  private throwIfCancelled(): void {
+    if (this.cancelled) throw this.cancelled;
+  }
+
+  /**
+   * Aborted when the run is cancelled: what its waits listen to. Made on the first wait, not with the
+   * run: most runs of a burst never wait, and an AbortController per run adds up.
+   */
+  private signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.cancelled) this.controller.abort(this.cancelled);
+    }
+    return this.controller.signal;
+  }
+
   private async waitForRunsAhead(): Promise<void> {
     if (!this.script.waitFor.length) return;
-    const signal = this.abort.signal;
+    const signal = this.signal();
     if (signal.aborted) throw signal.reason;
     await new Promise<void>((resolve, reject) => {
       const onAbort = () => reject(signal.reason);

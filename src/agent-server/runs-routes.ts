@@ -5,7 +5,7 @@ import { agentErrors } from "./errors.js";
 import type { Execution, StreamListener } from "./run-execution.js";
 import { finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
 import { errors, headers, RUN, RUN_PATH, THREAD_PATH } from "./route-schemas.js";
-import { HEARTBEAT, StreamWriter, openStream, sseFrame } from "./sse.js";
+import { HEARTBEAT, openStream, sseFrame } from "./sse.js";
 import { FaultyStreamWriter } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
@@ -206,13 +206,17 @@ interface StreamOptions {
  */
 function streamRun(res: Response, run: RunRecord, execution: Execution, options: StreamOptions): void {
   const path = runPath(run);
-  openStream(res, options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path });
+  // Backpressure: a client that does not read is not fed, and is dropped after stallMs (sse.ts).
+  const out = openStream(res, options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path }, options.stallMs);
   const ids = execution.script.resumable;
   let unsubscribe = () => {};
-  // Backpressure: a client that does not read is not fed, and is dropped after stallMs (sse.ts).
-  const writer = new FaultyStreamWriter(new StreamWriter(res, options.stallMs), options.fault, {
+  const writer = new FaultyStreamWriter(out, options.fault, {
     stop: () => unsubscribe(),
-    drop: () => dropConnection(res),
+    drop: () => {
+      // A cut before any event still shows the answer's head, as a cut stream does.
+      if (!out.started) res.flushHeaders();
+      dropConnection(res);
+    },
     end: () => res.end(),
   });
   const listener: StreamListener = {

@@ -262,7 +262,7 @@ export class RunService {
    */
   private renderScript(runId: string, now: number, scenario: LoadedScenario, turnIndex: number, target: RunTarget, body: RunCreateBody, scope: RunScope): RunScript {
     const turn = scenario.turns[turnIndex] ?? {};
-    this.ctx.random.faker.seed(this.ctx.random.seedFor(`run/${runId}`));
+    this.ctx.random.seedFakerFor(`run/${runId}`);
     const values = {
       run_id: runId,
       // A stateless run plays on a temporary thread, as on the real server: templates see its id.

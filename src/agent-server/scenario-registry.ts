@@ -33,6 +33,8 @@ export class ScenarioRegistry {
   private entries: Entry[] = [];
   private startup: Entry[] = [];
   private ordered: LoadedScenario[] | undefined;
+  /** graphs(), kept until the entries change (every run asks for it, through its assistant). */
+  private graphNames: readonly string[] | undefined;
   private objects = 0;
   private batches = 0;
   private readonly used = new Set<LoadedScenario>();
@@ -72,6 +74,7 @@ export class ScenarioRegistry {
       // Bring back what an override hid, unless that name was loaded again meanwhile.
       for (const e of hidden.values()) if (!this.get(e.scenario.name)) this.entries.push(e);
       this.ordered = undefined;
+      this.graphNames = undefined;
       this.onChange?.("removed", present.map((e) => e.scenario.name));
     };
     return Object.assign(off, { names, [Symbol.dispose]: off });
@@ -98,6 +101,7 @@ export class ScenarioRegistry {
 
   reset(): void {
     this.entries = this.startup;
+    this.graphNames = undefined;
     this.used.clear();
     this.ordered = undefined;
     this.onChange?.("reset", this.entries.map((e) => e.scenario.name));
@@ -106,6 +110,7 @@ export class ScenarioRegistry {
   remove(name: string): boolean {
     const before = this.entries.length;
     this.entries = this.entries.filter((e) => e.scenario.name !== name);
+    this.graphNames = undefined;
     this.ordered = undefined;
     const removed = this.entries.length !== before;
     if (removed) this.onChange?.("removed", [name]);
@@ -137,8 +142,9 @@ export class ScenarioRegistry {
   }
 
   /** Graph names served: `agent`, then each graph the scenarios name, in load order. */
-  graphs(): string[] {
-    return [...new Set([DEFAULT_GRAPH, ...this.entries.flatMap((e) => (e.scenario.graph_id ? [e.scenario.graph_id] : []))])];
+  graphs(): readonly string[] {
+    this.graphNames ??= [...new Set([DEFAULT_GRAPH, ...this.entries.flatMap((e) => (e.scenario.graph_id ? [e.scenario.graph_id] : []))])];
+    return this.graphNames;
   }
 
   private read(inputs: readonly (string | ScenarioInput)[]): { docs: SourceDocument[]; problems: LoadProblem[] } {
@@ -160,6 +166,7 @@ export class ScenarioRegistry {
     const added = checked.scenarios.map((scenario) => ({ scenario, batch, override }));
     const names = new Set(added.map((e) => e.scenario.name));
     this.entries = [...this.entries.filter((e) => !names.has(e.scenario.name)), ...added];
+    this.graphNames = undefined;
     this.ordered = undefined;
     this.onChange?.("loaded", [...names]);
     return added;

@@ -15,10 +15,20 @@ export function sseFrame(event: string, json: string, id?: string): string {
   return `event: ${event}\r\ndata: ${json}\r\n${id === undefined ? "" : `id: ${id}\r\n`}\r\n`;
 }
 
-/** Starts a 200 event stream with the run's Content-Location (and Location, for reconnects) headers. */
-export function openStream(res: Response, headers: Record<string, string>): void {
+/**
+ * Starts a 200 event stream with the given headers (a run's Content-Location, and Location for
+ * reconnects) and returns its writer. The head goes out with the first frame when that is written in
+ * this turn of the event loop or the next — a run starts playing in the next — so a stream of a run
+ * costs one socket write, not two; a stream with nothing to say by then sends its head alone, so the
+ * client still sees it begin.
+ */
+export function openStream(res: Response, headers: Record<string, string>, stallMs?: number): StreamWriter {
   res.writeHead(200, { ...SSE_HEADERS, ...headers });
-  res.flushHeaders();
+  const writer = new StreamWriter(res, stallMs);
+  setImmediate(() => {
+    if (!writer.started && !res.writableEnded && !res.destroyed) res.flushHeaders();
+  });
+  return writer;
 }
 
 /** Wall-clock time a stream may stay unread (its socket buffer full) before it is dropped. */
@@ -45,6 +55,7 @@ export interface StreamSink {
 export class StreamWriter {
   private queue: string[] = [];
   private waiting = false;
+  private wrote = false;
   private stallTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -62,6 +73,11 @@ export class StreamWriter {
   /** A heartbeat comment: written only while the client keeps up. */
   heartbeat(text: string): void {
     if (!this.closed() && !this.waiting) this.send(text);
+  }
+
+  /** Whether anything was handed to the socket yet (and with it the response head). */
+  get started(): boolean {
+    return this.wrote;
   }
 
   /** Whether events are waiting for the socket to drain. */
@@ -82,6 +98,7 @@ export class StreamWriter {
   }
 
   private send(text: string): void {
+    this.wrote = true;
     if (this.sink.write(text)) return;
     this.waiting = true;
     this.sink.once("drain", this.onDrain);

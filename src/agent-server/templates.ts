@@ -64,6 +64,7 @@ export function renderTemplates(value: unknown, scope: TemplateScope, path: (str
       return typeof result === "string" ? result : JSON.stringify(result);
     });
   }
+  if ((Array.isArray(value) || isPlainObject(value)) && holdsNoTemplate(value)) return copyData(value);
   if (Array.isArray(value)) return value.map((item, i) => renderTemplates(item, scope, [...path, i]));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
@@ -72,6 +73,38 @@ export function renderTemplates(value: unknown, scope: TemplateScope, path: (str
       const name = key.includes("{{") ? renderKey(key, scope, [...path, key]) : key;
       setOwn(out, name, renderTemplates(value[key], scope, [...path, key]));
     }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Objects and arrays of scenarios known to hold no template, in a key or in a string anywhere inside
+ * them. Scenarios are checked when loaded and not changed after, so each part is looked through once;
+ * a run then copies such a part without tracking where it is (the path only names a failing template).
+ */
+const templateFree = new WeakMap<object, boolean>();
+
+function holdsNoTemplate(value: unknown[] | Record<string, unknown>): boolean {
+  let free = templateFree.get(value);
+  if (free === undefined) {
+    free = Array.isArray(value) ? value.every(noTemplateIn) : Object.keys(value).every((key) => !key.includes("{{") && noTemplateIn(value[key]));
+    templateFree.set(value, free);
+  }
+  return free;
+}
+
+function noTemplateIn(value: unknown): boolean {
+  if (typeof value === "string") return !value.includes("{{");
+  return Array.isArray(value) || isPlainObject(value) ? holdsNoTemplate(value) : true;
+}
+
+/** What renderTemplates makes of a part with no template: a copy, arrays and plain objects copied all the way down. */
+function copyData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyData);
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) setOwn(out, key, copyData(value[key]));
     return out;
   }
   return value;

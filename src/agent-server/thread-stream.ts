@@ -2,7 +2,7 @@ import type { Response } from "express";
 import type { MockContext } from "../context.js";
 import type { Execution, Frame, StreamListener } from "./run-execution.js";
 import { type RunService } from "./runs.js";
-import { HEARTBEAT, StreamWriter, openStream, sseFrame } from "./sse.js";
+import { HEARTBEAT, openStream, sseFrame } from "./sse.js";
 
 export type ThreadStreamMode = "lifecycle" | "run_modes" | "state_update";
 
@@ -63,8 +63,7 @@ export interface ThreadStreamOptions {
  * events have none to give), so a reconnect resumes with `-` or an instant.
  */
 export function joinThreadStream(ctx: MockContext, runs: RunService, threadId: string, res: Response, options: ThreadStreamOptions): void {
-  openStream(res, {});
-  const writer = new StreamWriter(res, options.stallMs);
+  const writer = openStream(res, {}, options.stallMs);
   const send = (event: string, json: string) => {
     if (passes(options.modes, event, json)) writer.event(sseFrame(event, json));
   };

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, hash, randomBytes, randomUUID } from "node:crypto";
 import type { Faker } from "@faker-js/faker";
 import { loadFaker } from "./lazy-faker.js";
 
@@ -10,8 +10,13 @@ import { loadFaker } from "./lazy-faker.js";
 export class Random {
   readonly seeded: boolean;
   private fakerInstance: Faker | undefined;
-  /** The seed faker gets when it is first used (faker is loaded and built only then). */
-  private fakerSeed: number;
+  /**
+   * The seed faker gets before its next use (faker is loaded and built only then): a number, or how
+   * to compute it (seedFakerFor's hash is paid only by a run whose templates call faker).
+   */
+  private fakerSeed: number | (() => number);
+  /** Whether faker was seeded with fakerSeed (since then only its own use moves it on). */
+  private fakerSeeded = false;
   private state: [number, number, number, number];
   private readonly seedText: string;
 
@@ -28,11 +33,21 @@ export class Random {
    * same as if it had been built up front, because the seed it gets was drawn in the constructor.
    */
   get faker(): Faker {
-    if (!this.fakerInstance) {
-      this.fakerInstance = loadFaker();
-      this.fakerInstance.seed(this.fakerSeed);
+    this.fakerInstance ??= loadFaker();
+    if (!this.fakerSeeded) {
+      this.fakerInstance.seed(typeof this.fakerSeed === "number" ? this.fakerSeed : this.fakerSeed());
+      this.fakerSeeded = true;
     }
     return this.fakerInstance;
+  }
+
+  /**
+   * Faker re-seeded with seedFor(label) before its next use. Lazily: faker's state can only be seen by
+   * using it, so this is the same as seeding now, but a run whose templates never call faker neither
+   * hashes the label nor re-seeds (nor loads) faker.
+   */
+  seedFakerFor(label: string): void {
+    this.seedFaker(() => this.seedFor(label));
   }
 
   /** A float in [0, 1). */
@@ -82,8 +97,10 @@ export class Random {
   /** A time-ordered (version 7) UUID, as the Python agent server uses for run ids. */
   uuid7(unixMs: number): string {
     const b = this.bytes(16);
-    const ms = BigInt(Math.max(0, Math.floor(unixMs)));
-    for (let i = 0; i < 6; i++) b[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+    // The low 48 bits of the milliseconds, big-endian. Clock instants stay below 2^53 (MAX_INSTANT),
+    // where dividing by a power of two is exact: no BigInt per byte.
+    const ms = Math.max(0, Math.floor(unixMs));
+    for (let i = 0; i < 6; i++) b[i] = Math.floor(ms / 2 ** (8 * (5 - i))) % 256;
     b[6] = ((b[6] as number) & 0x0f) | 0x70;
     b[8] = ((b[8] as number) & 0x3f) | 0x80;
     return formatUuid(b);
@@ -115,9 +132,9 @@ export class Random {
     this.seedFaker(fakerSeedFrom(saved));
   }
 
-  private seedFaker(seed: number): void {
+  private seedFaker(seed: number | (() => number)): void {
     this.fakerSeed = seed;
-    this.fakerInstance?.seed(seed);
+    this.fakerSeeded = false;
   }
 }
 
@@ -127,11 +144,25 @@ function fakerSeedFrom(state: RandomState): number {
   return (state[0] ^ state[1] ^ state[2] ^ state[3]) >>> 1;
 }
 
-/** uuid5 (SHA-1, RFC 4122 §4.3) — the agent server derives default assistant ids this way. */
+/** Namespaces as bytes, for the few uuid5 namespaces used over and over (run ids name one per run). */
+const namespaceBytes = new Map<string, Buffer>();
+const MAX_NAMESPACES = 64;
+
+/**
+ * uuid5 (SHA-1, RFC 4122 §4.3) — the agent server derives default assistant ids this way. Every run
+ * derives one (its request id), so it hashes in one call rather than through a Hash object.
+ */
 export function uuid5(name: string, namespace: string): string {
-  const ns = Buffer.from(namespace.replace(/-/g, ""), "hex");
-  const hash = createHash("sha1").update(ns).update(name, "utf8").digest();
-  const b = hash.subarray(0, 16);
+  let ns = namespaceBytes.get(namespace);
+  if (!ns) {
+    ns = Buffer.from(namespace.replace(/-/g, ""), "hex");
+    if (namespaceBytes.size >= MAX_NAMESPACES) namespaceBytes.clear();
+    namespaceBytes.set(namespace, ns);
+  }
+  const input = Buffer.allocUnsafe(ns.length + Buffer.byteLength(name, "utf8"));
+  ns.copy(input);
+  input.write(name, ns.length, "utf8");
+  const b = hash("sha1", input, "buffer").subarray(0, 16);
   b[6] = ((b[6] as number) & 0x0f) | 0x50;
   b[8] = ((b[8] as number) & 0x3f) | 0x80;
   return formatUuid(b);

@@ -123,6 +123,35 @@ describe("stream faults from fault rules", () => {
   });
 });
 
+describe("the answer's head", () => {
+  // The head goes out with the run's first event; a stream with no event to write still shows it.
+  it("is sent by a stream cut or stalled before its first event", async () => {
+    mock.control.faults.add({ match: { route: "runs.stream" }, fault: { cut: { after_events: 0 } }, times: 1 });
+    const tid = await newThread();
+    const cut = await streamRaw(tid, { input: { three: true } });
+    expect(cut.status).toBe(200);
+    expect(cut.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
+    expect(cut.complete).toBe(false);
+    expect(cut.body).toBe("");
+    await waitFor(() => lastRun()?.status === "success");
+    mock.control.faults.add({ match: { route: "runs.stream" }, fault: { stall: { after_events: 0 } }, times: 1 });
+    const controller = new AbortController();
+    const stalled = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent", input: { three: true } }), signal: controller.signal });
+    expect(stalled.status).toBe(200);
+    expect(stalled.headers.get("location")).toMatch(/\/stream$/);
+    controller.abort();
+  });
+
+  it("is sent by the stream of a run that waits to start", async () => {
+    const tid = await newThread();
+    const controller = new AbortController();
+    const res = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent", input: { three: true }, after_seconds: 60 }), signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(lastRun()?.status).toBe("pending");
+    controller.abort();
+  });
+});
+
 describe("a scenario turn's faults", () => {
   it("apply to the streams of that turn only", async () => {
     const tid = await newThread();
