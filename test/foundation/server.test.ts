@@ -81,3 +81,23 @@ describe("startMockServer().close()", () => {
     }
   });
 });
+
+describe("startMockServer().reload()", () => {
+  it("serves a fresh mock on the same ports, to connections opened before it", async () => {
+    const mock = await startMockServer({ seed: 1, fixtures: false, tracingPort: 0 });
+    try {
+      const created = await fetch(`${mock.url}/threads`, { method: "POST", body: "{}" });
+      const { thread_id } = (await created.json()) as { thread_id: string };
+      expect((await fetch(`${mock.url}/threads/${thread_id}`)).status).toBe(200);
+      await mock.reload();
+      // The thread was the previous mock's: the one now answering starts over.
+      const after = await fetch(`${mock.url}/threads/${thread_id}`);
+      expect(after.status).toBe(404);
+      expect(after.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(await after.json()).toEqual({ detail: "Not Found" });
+      expect((await fetch(`${mock.tracingUrl}/api/v1/info`)).status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+  });
+});
