@@ -20,12 +20,16 @@ export interface Page<T> {
 export function listDeployments(store: DeploymentStore, tenantId: string, query: DeploymentListQuery): Page<Deployment> {
   // A list of ids is looked up directly rather than scanned for.
   const ids = commaList(query.deployment_ids, (id) => id.toLowerCase());
+  // A status filter walks only the deployments with that status (an empty one filters nothing).
   const candidates = ids
     ? [...ids].flatMap((id) => store.get(tenantId, id) ?? []).sort(newestFirst)
-    : store.sortedFor(tenantId);
+    : query.status
+      ? store.withStatus(tenantId, query.status)
+      : store.sortedFor(tenantId);
   const needle = query.name_contains?.toLowerCase();
-  // The name filter jumps from match to match through the store's name text instead of testing each record.
-  const next = !ids && needle ? (from: number) => store.nextNameMatch(tenantId, needle, from) : undefined;
+  // Without one, the name filter jumps from match to match through the store's name text instead of
+  // testing each record (its positions are those of the whole list).
+  const next = !ids && !query.status && needle ? (from: number) => store.nextNameMatch(tenantId, needle, from) : undefined;
   return page(candidates, deploymentFilter(store, query), query, next);
 }
 

@@ -147,6 +147,7 @@ export class DeploymentStore {
     if (!tenant || at < 0) return;
     tenant.oldestFirst.splice(at, 1);
     tenant.nameText = undefined;
+    tenant.byStatus = undefined;
     if (tenant.names.get(old.name) === id) tenant.names.delete(old.name);
     this.indexVersion = this.deployments.version;
   }
@@ -187,6 +188,26 @@ export class DeploymentStore {
     return lo;
   }
 
+  /**
+   * A tenant's deployments that have `status`, newest first (as sortedFor). Built on demand, one pass
+   * over the tenant, and kept until the next write: a status filter then walks only the deployments
+   * it can match instead of every one newer than its page (a status few have, under many newer
+   * deployments, walked them all on every request).
+   */
+  withStatus(tenantId: string, status: string): readonly Deployment[] {
+    const tenant = this.indexed(tenantId);
+    if (!tenant.byStatus) {
+      tenant.byStatus = new Map();
+      for (let i = tenant.oldestFirst.length - 1; i >= 0; i--) {
+        const d = tenant.oldestFirst[i] as Deployment;
+        const list = tenant.byStatus.get(d.status);
+        if (list) list.push(d);
+        else tenant.byStatus.set(d.status, [d]);
+      }
+    }
+    return tenant.byStatus.get(status) ?? [];
+  }
+
   /** A tenant's deployments, newest first (`created_at` desc, then `id` asc), without a copy. */
   sortedFor(tenantId: string): NewestFirst<Deployment> {
     return this.indexed(tenantId).view;
@@ -209,6 +230,7 @@ export class DeploymentStore {
     if (!tenant) return;
     const list = tenant.oldestFirst;
     tenant.nameText = undefined;
+    tenant.byStatus = undefined;
     if (old) {
       const at = old.tenant_id === deployment.tenant_id && old.created_at === deployment.created_at ? positionOf(list, old) : -1;
       if (at < 0) return;
@@ -255,6 +277,8 @@ interface TenantIndex {
   names: Map<string, string>;
   /** Names in list order joined by newlines, and where each starts (nextNameMatch); built on demand. */
   nameText?: { text: string; starts: Int32Array };
+  /** Deployments by status, newest first (withStatus); built on demand. */
+  byStatus?: Map<string, Deployment[]>;
 }
 
 function tenantIndex(oldest: Deployment[]): TenantIndex {

@@ -10,7 +10,7 @@ import { createApp, mockOf } from "../../src/index.js";
  */
 const body = (name: string) => ({ name, source: "internal_source", source_config: { deployment_type: "prod" }, source_revision_config: { langgraph_config_path: "langgraph.json" }, secrets: [] });
 
-interface Listed { id: string; name: string; created_at: string }
+interface Listed { id: string; name: string; created_at: string; status: string }
 
 async function all(app: Express): Promise<Listed[]> {
   return (await request(app).get("/v2/deployments?limit=100").expect(200)).body.resources as Listed[];
@@ -67,5 +67,36 @@ describe("deployment index: names and list order follow every write", () => {
     expect((await all(app)).map((d) => [d.id, d.name])).toEqual(start.map((d) => [d.id, d.name]));
     await request(app).post("/v2/deployments").send(body("after-start")).expect(201);
     await request(app).post("/v2/deployments").send(body(start[0]!.name)).expect(409);
+  });
+
+  it("status filters page through the same deployments as a filter over the whole list, after every kind of write", async () => {
+    /** Every page of `query` (limit 4), walked by offset. */
+    async function walk(query: string): Promise<string[]> {
+      const out: string[] = [];
+      for (let offset = 0; ; ) {
+        const page = (await request(app).get(`/v2/deployments?${query}&limit=4&offset=${offset}`).expect(200)).body as { resources: Listed[]; offset: number };
+        out.push(...page.resources.map((d) => d.id));
+        if (page.resources.length < 4) return out;
+        offset = page.offset;
+      }
+    }
+    async function agrees(): Promise<void> {
+      const list = await all(app);
+      const statuses = [...new Set(list.map((d) => d.status)), "NO_SUCH_STATUS"];
+      expect(statuses.length).toBeGreaterThan(2);
+      for (const status of statuses) {
+        expect(await walk(`status=${status}`)).toEqual(list.filter((d) => d.status === status).map((d) => d.id));
+        expect(await walk(`status=${status}&name_contains=e`)).toEqual(list.filter((d) => d.status === status && d.name.includes("e")).map((d) => d.id));
+      }
+    }
+    // Read first, so the writes below must update what the reads built.
+    await agrees();
+    for (let i = 0; i < 6; i++) await request(app).post("/v2/deployments").send(body(`status-${i}`)).expect(201);
+    await agrees();
+    const [first] = await all(app);
+    await request(app).delete(`/v2/deployments/${first!.id}`).expect(204);
+    await agrees();
+    mockOf(app).reset();
+    await agrees();
   });
 });
