@@ -50,6 +50,11 @@ export class Random {
     this.seedFaker(() => this.seedFor(label));
   }
 
+  /** Faker re-seeded with `seed` before its next use (lazily, as seedFakerFor). */
+  seedFakerWith(seed: number): void {
+    this.seedFaker(seed);
+  }
+
   /** A float in [0, 1). */
   next(): number {
     // sfc32: small, fast and well distributed; good enough for test data. The state is updated in

@@ -1,9 +1,20 @@
 import { generateSync } from "json-schema-faker";
 import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
+import { DraftCache, draftCacheDir } from "./draft-cache.js";
 
 const MAX_CACHED = 5000;
 const generated = new Map<string, Record<string, unknown>>();
+/** Drafts of seeded mocks, kept between processes (src/store/draft-cache.ts); the directory is read when first needed. */
+let disk: DraftCache | undefined;
+
+/** json-schema-faker's options (part of the disk cache's key). */
+const OPTIONS = {
+  alwaysFakeOptionals: true,
+  maxDefaultItems: 2,
+  minDateTime: "2024-01-01T00:00:00Z",
+  maxDateTime: "2025-12-31T00:00:00Z",
+} as const;
 
 /**
  * Fills records from the JSON Schemas with json-schema-faker and faker. Each record's values depend
@@ -15,31 +26,34 @@ export class RecordGenerator {
 
   /**
    * A complete, schema-valid value for `ref`, with every optional property present. The value is fixed
-   * by the schema and the label's seed, so it is generated once per process and copied after: a test
-   * suite building a seeded mock per file pays json-schema-faker's walk once.
+   * by the schema and the label's seed, so it is generated once per process and copied after (a test
+   * suite building a seeded mock per file pays json-schema-faker's walk once), and a seeded mock's is
+   * kept on disk for the next process.
    */
   generate(ref: string, label: string): Record<string, unknown> {
     const seed = this.random.seedFor(label);
     const key = `${ref}\u0000${seed}`;
     let value = generated.get(key);
     if (!value) {
-      const faker = this.random.faker;
-      faker.seed(seed);
-      value = generateSync(schemas().inlined(ref), {
-        seed,
-        extensions: { faker },
-        alwaysFakeOptionals: true,
-        maxDefaultItems: 2,
-        minDateTime: "2024-01-01T00:00:00Z",
-        maxDateTime: "2025-12-31T00:00:00Z",
-      }) as Record<string, unknown>;
+      const schema = schemas().inlined(ref);
+      disk ??= new DraftCache(draftCacheDir());
+      const diskKey = this.random.seeded ? disk.key(schema, seed, OPTIONS) : undefined;
+      value = diskKey === undefined ? undefined : disk.read(diskKey);
+      if (!value) {
+        const faker = this.random.faker;
+        faker.seed(seed);
+        // Through JSON, as a draft read from the disk cache is: both ways give the same value.
+        value = JSON.parse(JSON.stringify(generateSync(schema, { seed, extensions: { faker }, ...OPTIONS }))) as Record<string, unknown>;
+        if (diskKey !== undefined) disk.write(diskKey, value);
+      }
       // Bounded: unseeded mocks draw new seeds every time and would only fill it.
       if (generated.size >= MAX_CACHED) generated.clear();
       generated.set(key, value);
     }
-    // Whether generated now or copied, the shared faker is left in the same state (seeded for this
-    // label), so what is drawn after does not depend on an earlier mock in the process.
-    this.random.faker.seed(seed);
+    // Whether generated now or copied, faker is left in the same state (seeded for this label), so
+    // what is drawn after does not depend on an earlier mock in the process. Lazily: a start whose
+    // drafts all come from a cache and that draws nothing from faker after does not build faker.
+    this.random.seedFakerWith(seed);
     return structuredClone(value);
   }
 

@@ -1,0 +1,92 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const require = createRequire(import.meta.url);
+
+/** Bumped when what a draft is made from changes in a way the key below does not see. */
+const FORMAT = 1;
+
+/** What else fixes a draft besides its schema, seed and options: the generators' own versions. */
+const GENERATORS = ["json-schema-faker", "@faker-js/faker"].map(installedVersion);
+
+/**
+ * A package's installed version, read from its package.json where node would find the package
+ * (json-schema-faker's exports leave its package.json out of `require`'s reach).
+ */
+function installedVersion(name: string): string {
+  for (const dir of require.resolve.paths(name) ?? []) {
+    try {
+      return (JSON.parse(readFileSync(join(dir, name, "package.json"), "utf8")) as { version: string }).version;
+    } catch {
+      // Not installed in this node_modules: look further up.
+    }
+  }
+  return "unknown";
+}
+
+/**
+ * Generated fixture drafts kept on disk between processes. A seeded draft is fixed by its schema, its
+ * label's seed, the generation options and the generators' versions, so every process that builds the
+ * same seeded mock (each test worker, each CLI start) would otherwise pay json-schema-faker's walk
+ * again: most of a first start. Entries are JSON files named by a digest of all of that; a file that
+ * cannot be read or parsed is a miss, a write that fails is skipped, and writes are atomic (a file is
+ * renamed into place), so parallel processes never see half an entry. Unseeded mocks draw new seeds
+ * every time and are never cached.
+ *
+ * Where: `AGENT_PLATFORM_MOCK_CACHE_DIR` (empty or `off`: no cache), else
+ * `node_modules/.cache/agent-platform-mock` under the working directory when it has `node_modules`,
+ * else `agent-platform-mock-cache-<uid>` in the system's temporary directory.
+ */
+export class DraftCache {
+  private nextTemp = 0;
+
+  constructor(readonly dir: string | undefined) {}
+
+  private readonly schemaDigests = new WeakMap<object, string>();
+
+  /** The key of a draft: a digest of everything that decides its content (the schema's digested once). */
+  key(schema: object, seed: number, options: unknown): string {
+    let digest = this.schemaDigests.get(schema);
+    if (digest === undefined) this.schemaDigests.set(schema, (digest = sha256(JSON.stringify(schema))));
+    return sha256(JSON.stringify([FORMAT, GENERATORS, digest, seed, options])).slice(0, 40);
+  }
+
+  read(key: string): Record<string, unknown> | undefined {
+    if (!this.dir) return undefined;
+    try {
+      const value = JSON.parse(readFileSync(join(this.dir, `${key}.json`), "utf8")) as unknown;
+      return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  write(key: string, value: Record<string, unknown>): void {
+    if (!this.dir) return;
+    const file = join(this.dir, `${key}.json`);
+    const temp = `${file}.${process.pid}.${this.nextTemp++}.tmp`;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(temp, JSON.stringify(value));
+      renameSync(temp, file);
+    } catch {
+      // A read-only or missing directory: the next process generates the draft again.
+    }
+  }
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The cache directory as the environment and working directory say (see DraftCache). */
+export function draftCacheDir(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string | undefined {
+  const configured = env.AGENT_PLATFORM_MOCK_CACHE_DIR;
+  if (configured !== undefined) return configured === "" || configured === "off" ? undefined : configured;
+  const modules = join(cwd, "node_modules");
+  // Per user in the shared temporary directory: no other account's files are read as drafts.
+  return existsSync(modules) ? join(modules, ".cache", "agent-platform-mock") : join(tmpdir(), `agent-platform-mock-cache-${process.getuid?.() ?? "user"}`);
+}

@@ -1,0 +1,64 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+// Seeded fixture drafts are kept on disk between processes (src/store/draft-cache.ts). Each case runs
+// fresh processes, as test workers and CLI starts are, and compares what they serve byte for byte.
+const ROOT = join(import.meta.dirname, "../..");
+const run = promisify(execFile);
+const dirs: string[] = [];
+
+/** A fresh node process that starts a seeded mock with the bundled fixtures and prints what it serves. */
+async function serve(cacheDir: string): Promise<string> {
+  const script = `
+    const { startMockServer } = await import(${JSON.stringify(join(ROOT, "dist/index.js"))});
+    const mock = await startMockServer({ seed: 7, publicUrl: "http://mock.test" });
+    const out = [];
+    // The answers name the public URL, not the port this process happened to get.
+    for (const path of ["/v2/deployments?limit=100", "/v2/auth/providers", "/v1/integrations/github/install"]) out.push(await (await fetch("http://127.0.0.1:" + mock.port + path)).text());
+    await mock.close();
+    console.log(JSON.stringify(out));`;
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, AGENT_PLATFORM_MOCK_CACHE_DIR: cacheDir } });
+  return stdout;
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "apm-draft-cache-"));
+  dirs.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the draft cache", () => {
+  it("is written by a seeded start and read by the next process, which serves the same bytes", async () => {
+    const dir = join(tempDir(), "cache");
+    const cold = await serve(dir);
+    const files = readdirSync(dir);
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.every((f) => /^[0-9a-f]{40}\.json$/.test(f))).toBe(true);
+    const [deployments, providers, integrations] = (JSON.parse(cold) as string[]).map((text) => JSON.parse(text));
+    expect(deployments.resources.length).toBeGreaterThan(5);
+    for (const answer of [providers, integrations]) expect(answer).not.toHaveProperty("detail");
+    expect(await serve(dir)).toBe(cold);
+    // An entry that cannot be read is a miss: generated again (and written again), same answers.
+    writeFileSync(join(dir, files[0] as string), "{not json");
+    expect(await serve(dir)).toBe(cold);
+    expect(() => JSON.parse(readFileSync(join(dir, files[0] as string), "utf8"))).not.toThrow();
+  });
+
+  it("is not used when turned off, nor needed when its directory cannot be written", async () => {
+    const dir = join(tempDir(), "cache");
+    const reference = await serve(dir);
+    expect(await serve("off")).toBe(reference);
+    const blocked = join(tempDir(), "a-file");
+    writeFileSync(blocked, "not a directory");
+    expect(await serve(blocked)).toBe(reference);
+    expect(readFileSync(blocked, "utf8")).toBe("not a directory");
+  });
+});
