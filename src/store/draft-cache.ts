@@ -1,30 +1,24 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-const require = createRequire(import.meta.url);
+import { installedPackage } from "../core/lazy-modules.js";
 
 /** Bumped when what a draft is made from changes in a way the key below does not see. */
 const FORMAT = 1;
 
-/** What else fixes a draft besides its schema, seed and options: the generators' own versions. */
-const GENERATORS = ["json-schema-faker", "@faker-js/faker"].map(installedVersion);
+/** What else fixes a draft besides its schema, seed and options: the generators' own versions (read when first needed). */
+let generators: string[] | undefined;
 
-/**
- * A package's installed version, read from its package.json where node would find the package
- * (json-schema-faker's exports leave its package.json out of `require`'s reach).
- */
-function installedVersion(name: string): string {
-  for (const dir of require.resolve.paths(name) ?? []) {
+function generatorVersions(): string[] {
+  generators ??= ["json-schema-faker", "@faker-js/faker"].map((name) => {
     try {
-      return (JSON.parse(readFileSync(join(dir, name, "package.json"), "utf8")) as { version: string }).version;
+      return String(installedPackage(name).manifest.version);
     } catch {
-      // Not installed in this node_modules: look further up.
+      return "unknown";
     }
-  }
-  return "unknown";
+  });
+  return generators;
 }
 
 /**
@@ -51,7 +45,7 @@ export class DraftCache {
   key(schema: object, seed: number, options: unknown): string {
     let digest = this.schemaDigests.get(schema);
     if (digest === undefined) this.schemaDigests.set(schema, (digest = sha256(JSON.stringify(schema))));
-    return sha256(JSON.stringify([FORMAT, GENERATORS, digest, seed, options])).slice(0, 40);
+    return sha256(JSON.stringify([FORMAT, generatorVersions(), digest, seed, options])).slice(0, 40);
   }
 
   read(key: string): Record<string, unknown> | undefined {

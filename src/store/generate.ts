@@ -1,6 +1,6 @@
-import { generateSync } from "json-schema-faker";
 import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
+import { jsonSchemaFaker } from "../core/lazy-modules.js";
 import { DraftCache, draftCacheDir } from "./draft-cache.js";
 
 const MAX_CACHED = 5000;
@@ -43,7 +43,7 @@ export class RecordGenerator {
         const faker = this.random.faker;
         faker.seed(seed);
         // Through JSON, as a draft read from the disk cache is: both ways give the same value.
-        value = JSON.parse(JSON.stringify(generateSync(schema, { seed, extensions: { faker }, ...OPTIONS }))) as Record<string, unknown>;
+        value = JSON.parse(JSON.stringify(jsonSchemaFaker().generateSync(schema, { seed, extensions: { faker }, ...OPTIONS }))) as Record<string, unknown>;
         if (diskKey !== undefined) disk.write(diskKey, value);
       }
       // Bounded: unseeded mocks draw new seeds every time and would only fill it.
