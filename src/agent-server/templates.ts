@@ -2,7 +2,7 @@ import type { Faker } from "@faker-js/faker";
 import { loadFaker } from "../core/lazy-faker.js";
 import { formatTimestamp } from "../core/clock.js";
 import { closest } from "../core/did-you-mean.js";
-import { getOwn, isPlainObject, setOwn, toPointer } from "../core/json.js";
+import { copyJson, getOwn, isPlainObject, setOwn, toPointer } from "../core/json.js";
 import { uuid5, type Random } from "../core/random.js";
 
 /**
@@ -64,7 +64,7 @@ export function renderTemplates(value: unknown, scope: TemplateScope, path: (str
       return typeof result === "string" ? result : JSON.stringify(result);
     });
   }
-  if ((Array.isArray(value) || isPlainObject(value)) && holdsNoTemplate(value)) return copyData(value);
+  if ((Array.isArray(value) || isPlainObject(value)) && holdsNoTemplate(value)) return copyJson(value);
   if (Array.isArray(value)) return value.map((item, i) => renderTemplates(item, scope, [...path, i]));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
@@ -97,17 +97,6 @@ function holdsNoTemplate(value: unknown[] | Record<string, unknown>): boolean {
 function noTemplateIn(value: unknown): boolean {
   if (typeof value === "string") return !value.includes("{{");
   return Array.isArray(value) || isPlainObject(value) ? holdsNoTemplate(value) : true;
-}
-
-/** What renderTemplates makes of a part with no template: a copy, arrays and plain objects copied all the way down. */
-function copyData(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copyData);
-  if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) setOwn(out, key, copyData(value[key]));
-    return out;
-  }
-  return value;
 }
 
 /** An object key with templates: always text (a non-string value is written as compact JSON). */

@@ -52,7 +52,6 @@ const CHECK_EVERY = 1009;
  * schema, then made coherent) and from `generate.deployments`. Problems are reported on the fixture
  * set with file and JSON pointer; fixture revisions listed in flight continue on the mock's clock.
  */
-
 export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, deployments: Deployments): void {
   const { store, lifecycle, tenancy } = deployments;
   const start = ctx.clock.now();

@@ -28,11 +28,7 @@ export function copyJson<T>(value: T): T {
   if (Array.isArray(value)) return value.map(copyJson) as T;
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const item = copyJson((value as Record<string, unknown>)[key]);
-    if (key === "__proto__") setOwn(out, key, item);
-    else out[key] = item;
-  }
+  for (const key of Object.keys(value)) setOwn(out, key, copyJson((value as Record<string, unknown>)[key]));
   return out as T;
 }
 

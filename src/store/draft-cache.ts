@@ -58,13 +58,14 @@ export class DraftCache {
     }
   }
 
-  write(key: string, value: Record<string, unknown>): void {
+  /** Keeps a draft's JSON text under `key`. */
+  write(key: string, text: string): void {
     if (!this.dir) return;
     const file = join(this.dir, `${key}.json`);
     const temp = `${file}.${process.pid}.${this.nextTemp++}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true });
-      writeFileSync(temp, JSON.stringify(value));
+      writeFileSync(temp, text);
       renameSync(temp, file);
     } catch {
       // A read-only or missing directory: the next process generates the draft again.
@@ -77,10 +78,10 @@ function sha256(text: string): string {
 }
 
 /** The cache directory as the environment and working directory say (see DraftCache). */
-export function draftCacheDir(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string | undefined {
-  const configured = env.AGENT_PLATFORM_MOCK_CACHE_DIR;
+export function draftCacheDir(): string | undefined {
+  const configured = process.env.AGENT_PLATFORM_MOCK_CACHE_DIR;
   if (configured !== undefined) return configured === "" || configured === "off" ? undefined : configured;
-  const modules = join(cwd, "node_modules");
+  const modules = join(process.cwd(), "node_modules");
   // Per user in the shared temporary directory: no other account's files are read as drafts.
   return existsSync(modules) ? join(modules, ".cache", "agent-platform-mock") : join(tmpdir(), `agent-platform-mock-cache-${process.getuid?.() ?? "user"}`);
 }

@@ -1,6 +1,7 @@
 import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
 import { jsonSchemaFaker } from "../core/lazy-modules.js";
+import { copyJson } from "../core/json.js";
 import { DraftCache, draftCacheDir } from "./draft-cache.js";
 
 const MAX_CACHED = 5000;
@@ -43,8 +44,9 @@ export class RecordGenerator {
         const faker = this.random.faker;
         faker.seed(seed);
         // Through JSON, as a draft read from the disk cache is: both ways give the same value.
-        value = JSON.parse(JSON.stringify(jsonSchemaFaker().generateSync(schema, { seed, extensions: { faker }, ...OPTIONS }))) as Record<string, unknown>;
-        if (diskKey !== undefined) disk.write(diskKey, value);
+        const text = JSON.stringify(jsonSchemaFaker().generateSync(schema, { seed, extensions: { faker }, ...OPTIONS }));
+        value = JSON.parse(text) as Record<string, unknown>;
+        if (diskKey !== undefined) disk.write(diskKey, text);
       }
       // Bounded: unseeded mocks draw new seeds every time and would only fill it.
       if (generated.size >= MAX_CACHED) generated.clear();
@@ -54,7 +56,7 @@ export class RecordGenerator {
     // what is drawn after does not depend on an earlier mock in the process. Lazily: a start whose
     // drafts all come from a cache and that draws nothing from faker after does not build faker.
     this.random.seedFakerWith(seed);
-    return structuredClone(value);
+    return copyJson(value);
   }
 
   /** The faker instance, re-seeded for `label` (for values the schemas cannot express well). */
