@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
 const { default: standaloneCode } = require("ajv/dist/standalone");
 
-const dist = (path) => import(join(ROOT, "dist", path));
+const dist = (path) => import(join(ROOT, "dist/modules", path));
 const { schemas } = await dist("schemas/registry.js");
 const { makeAjv, VALIDATOR_MODES } = await dist("schemas/validator-modes.js");
 const { PREBUILT_FOLDER, PrebuiltValidators } = await dist("schemas/prebuilt-validators.js");

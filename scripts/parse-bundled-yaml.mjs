@@ -1,4 +1,4 @@
-// Build step: parses the bundled YAML scenarios (scenarios/*.yaml) into dist/core/prebuilt-yaml.json,
+// Build step: parses the bundled YAML scenarios (scenarios/*.yaml) into dist/prebuilt-yaml.json,
 // keyed by a digest of each text, so that a mock serving them does not load the yaml package or parse
 // them at start-up (src/core/prebuilt-yaml.ts). A value JSON would not carry unchanged is left out.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const { PREBUILT_YAML, yamlDigest } = await import(join(ROOT, "dist/core/prebuilt-yaml.js"));
-const { YAML_OPTIONS } = await import(join(ROOT, "dist/core/read-documents.js"));
+const { PREBUILT_YAML, yamlDigest } = await import(join(ROOT, "dist/modules/core/prebuilt-yaml.js"));
+const { YAML_OPTIONS } = await import(join(ROOT, "dist/modules/core/read-documents.js"));
 
 const folder = join(ROOT, "scenarios");
 const out = {};
@@ -20,4 +20,4 @@ for (const name of readdirSync(folder).filter((n) => /\.ya?ml$/i.test(n)).sort()
   if (json !== undefined && isDeepStrictEqual(JSON.parse(json), value)) out[yamlDigest(text)] = json;
 }
 writeFileSync(PREBUILT_YAML, JSON.stringify(out));
-process.stderr.write(`parse-bundled-yaml: ${Object.keys(out).length} files parsed into dist/core/prebuilt-yaml.json\n`);
+process.stderr.write(`parse-bundled-yaml: ${Object.keys(out).length} files parsed into dist/prebuilt-yaml.json\n`);

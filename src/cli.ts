@@ -10,6 +10,10 @@ import { packageVersion } from "./cli/package-version.js";
 
 await yargs(hideBin(process.argv))
   .scriptName("agent-platform-mock")
+  // yargs's own words (Options:, Show help…) in English as everything else the CLI prints, whatever
+  // the machine's LANG: the mock's output is the same on every machine. (The bundled CLI carries no
+  // yargs locale files: scripts/bundle.mjs.)
+  .locale("en")
   .command(serveCommand)
   .command(validateCommand)
   .command(recordCommand)

@@ -1,7 +1,8 @@
-import { fileURLToPath } from "node:url";
+import { sep } from "node:path";
 import type { ScenarioInput } from "./agent-server/scenario-types.js";
 import type { FaultRuleInput } from "./http/faults.js";
 import type { FixtureDocument } from "./fixture-types.js";
+import { packagePath } from "./core/code-root.js";
 
 export type { FixtureDocument };
 import type { RequestLogEntry } from "./http/request-log.js";
@@ -81,5 +82,5 @@ export interface MockOptions {
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
-export const BUNDLED_FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
-export const BUNDLED_SCENARIOS = fileURLToPath(new URL("../scenarios/", import.meta.url));
+export const BUNDLED_FIXTURES = packagePath("fixtures") + sep;
+export const BUNDLED_SCENARIOS = packagePath("scenarios") + sep;

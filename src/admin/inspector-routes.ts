@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { RequestHandler, Response } from "express";
 import type { MockContext } from "../context.js";
+import { codePath } from "../core/code-root.js";
 import type { BusEvent } from "../core/event-bus.js";
 import { object, route, type RouteSpec } from "../http/route.js";
 import type { InspectorData } from "../inspector-data.js";
@@ -15,8 +17,8 @@ export function inspectorUrl(origin: string): string {
 
 const S = "admin/inspector.json#/$defs/";
 
-/** The page's files, shipped beside this module (the build copies src/admin/inspector to dist). */
-const DIR = new URL("./inspector/", import.meta.url);
+/** The page's files (the build copies src/admin/inspector to dist/admin/inspector). */
+const DIR = codePath("admin", "inspector");
 const cache = new Map<string, Buffer>();
 
 /** Everything comes from the mock itself: the policy forbids any other origin, inline script included. */
@@ -31,7 +33,7 @@ function asset(name: string, type: string): RouteSpec {
     responses: { 200: { text: type } },
     handler: (_input, res) => {
       let body = cache.get(name);
-      if (!body) cache.set(name, (body = readFileSync(new URL(name, DIR))));
+      if (!body) cache.set(name, (body = readFileSync(join(DIR, name))));
       res.status(200).set({ "Content-Type": type, "Content-Security-Policy": CSP, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" }).send(body);
     },
   });

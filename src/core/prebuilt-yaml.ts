@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { codePath } from "./code-root.js";
 
 /** Written by the build (scripts/parse-bundled-yaml.mjs): digest of a YAML text → its value as JSON text. */
-export const PREBUILT_YAML = new URL("./prebuilt-yaml.json", import.meta.url);
+export const PREBUILT_YAML = codePath("prebuilt-yaml.json");
 
 let parsed: Map<string, string> | undefined;
 

@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { makeAjv, VALIDATOR_MODES, type ValidatorMode } from "./validator-modes.js";
 import { PREBUILT_FOLDER, PrebuiltValidators } from "./prebuilt-validators.js";
+import { codePath } from "../core/code-root.js";
 
 /** Base of every schema `$id`: `${SCHEMA_BASE}<service>/<file>.json`. */
 export const SCHEMA_BASE = "https://agent-platform-mock.local/schemas/";
 
-const SCHEMA_DIR = fileURLToPath(new URL(".", import.meta.url));
+const SCHEMA_DIR = codePath("schemas");
 
 /**
  * The JSON Schemas in this folder are the single source of truth for every resource and request body:

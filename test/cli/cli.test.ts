@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 
 // The CLI is tested as users run it: the compiled bin (npm test builds before running vitest).
@@ -226,15 +227,39 @@ describe("agent-platform-mock validate", () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("--help and validate load neither the server nor ajv's compiler (start-up speed)", () => {
-    // A preload that prints, as the process exits, how many files of express, its router and ajv's compiler were loaded.
+  it("--help and validate load neither the server nor ajv's compiler (start-up speed)", async () => {
+    // Preloads that record what the process loaded: every ES module file (a loader hook appends its URL
+    // to a list) and, as it exits, ajv's compiler in require's cache. express and its router are bundled
+    // into the CLI's chunks (scripts/bundle.mjs), so they are found by the bundler's comment naming
+    // their source file in the chunk that holds them. Serving loads them: the probe can tell.
     const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
-    const probe = join(dir, "probe.cjs");
-    writeFileSync(probe, `process.on("exit", () => process.stderr.write("loaded: " + Object.keys(require.cache).filter((f) => /node_modules[\\\\/](express|router|ajv[\\\\/]dist[\\\\/](2020|core))/.test(f)).length + "\\n"));`);
+    const list = join(dir, "loaded.txt");
+    writeFileSync(join(dir, "hooks.mjs"), `import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(list)}, url + "\\n"); return next(url, context); }\n`);
+    writeFileSync(join(dir, "probe.mjs"), `import { register } from "node:module";\nimport { createRequire } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\nconst require = createRequire(import.meta.url);\nprocess.on("exit", () => process.stderr.write("ajv: " + Object.keys(require.cache).filter((f) => /node_modules[\\\\/]ajv[\\\\/]dist[\\\\/](2020|core)/.test(f)).length + "\\n"));\n`);
+    const loaded = (args: string[], options: { timeout?: number } = {}) => {
+      writeFileSync(list, "");
+      const result = spawnSync(process.execPath, ["--import", pathToFileURL(join(dir, "probe.mjs")).href, BIN, ...args], { encoding: "utf8", timeout: 15_000, ...options });
+      const files = readFileSync(list, "utf8").split("\n").filter((url) => url.startsWith("file:"));
+      const express = files.some((url) => /\/node_modules\/(express|router)\//.test(url) || readFileSync(fileURLToPath(url), "utf8").includes("// node_modules/express/lib/express.js"));
+      return { result, express, files };
+    };
     for (const args of [["--help"], ["validate", join(import.meta.dirname, "../../fixtures"), join(import.meta.dirname, "../../scenarios")]]) {
-      const result = spawnSync(process.execPath, ["--require", probe, BIN, ...args], { encoding: "utf8", timeout: 15_000 });
+      const { result, express, files } = loaded(args);
       expect(result.status, result.stderr).toBe(0);
-      expect(result.stderr, args.join(" ")).toContain("loaded: 0\n");
+      expect(files.length, args.join(" ")).toBeGreaterThan(0);
+      expect(express, args.join(" ")).toBe(false);
+      expect(result.stderr, args.join(" ")).toContain("ajv: 0\n");
+    }
+    // `serve` on a port already in use exits after loading the server.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const { result, express } = loaded(["--port", String(port)]);
+      expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is already in use`);
+      expect(express).toBe(true);
+    } finally {
+      taken.close();
     }
   });
 

@@ -46,7 +46,7 @@ afterAll(() => {
 
 describe("installed from the packed tarball", () => {
   it("ships the build, the bundled data and the schemas, and no sources or tests", () => {
-    expect(files).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/cli.js", "dist/schemas/agent-server/scenario.json", "package.json", "README.md"]));
+    expect(files).toEqual(expect.arrayContaining(["dist/index.js", "dist/modules/index.d.ts", "dist/cli.js", "dist/schemas/agent-server/scenario.json", "package.json", "README.md"]));
     expect(files.some((f) => f.startsWith("fixtures/")) && files.some((f) => f.startsWith("scenarios/"))).toBe(true);
     expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
     // A fresh clone (no dist/) builds on `npm pack` and on git installs, which run `prepare`.

@@ -6,11 +6,13 @@ import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 // own compilation in a running mock: they must cover what a mock needs and answer exactly as ajv does.
 // dist/ is what is tested (npm test builds it before vitest runs).
 const DIST = join(import.meta.dirname, "../../dist");
-const { SchemaRegistry, schemas } = (await import(join(DIST, "schemas/registry.js"))) as typeof import("../../src/schemas/registry.js");
-const { PrebuiltValidators } = (await import(join(DIST, "schemas/prebuilt-validators.js"))) as typeof import("../../src/schemas/prebuilt-validators.js");
-const { makeAjv, VALIDATOR_MODES } = (await import(join(DIST, "schemas/validator-modes.js"))) as typeof import("../../src/schemas/validator-modes.js");
-const { createApp, mockOf } = (await import(join(DIST, "app.js"))) as typeof import("../../src/app.js");
-const { BUNDLED_SCENARIOS } = (await import(join(DIST, "options.js"))) as typeof import("../../src/options.js");
+/** tsc's modules (the package's entry points are bundles of them). */
+const MODULES = join(DIST, "modules");
+const { SchemaRegistry, schemas } = (await import(join(MODULES, "schemas/registry.js"))) as typeof import("../../src/schemas/registry.js");
+const { PrebuiltValidators } = (await import(join(MODULES, "schemas/prebuilt-validators.js"))) as typeof import("../../src/schemas/prebuilt-validators.js");
+const { makeAjv, VALIDATOR_MODES } = (await import(join(MODULES, "schemas/validator-modes.js"))) as typeof import("../../src/schemas/validator-modes.js");
+const { createApp, mockOf } = (await import(join(MODULES, "app.js"))) as typeof import("../../src/app.js");
+const { BUNDLED_SCENARIOS } = (await import(join(MODULES, "options.js"))) as typeof import("../../src/options.js");
 
 const registry = schemas();
 const prebuilt = new PrebuiltValidators(join(DIST, "schemas"), registry.fingerprint);

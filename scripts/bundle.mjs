@@ -1,0 +1,39 @@
+// Build step (last before the stamp): bundles the package's entry points — dist/index.js, dist/cli.js,
+// dist/vitest.js and dist/vitest-setup.js — from tsc's output in dist/modules/, with the code they
+// share in dist/chunks/. Loading ~180 modules one by one (the mock's and express's) was half of the
+// import time and of the CLI's time to its first answer (issue 15). Files shipped beside the code are
+// found from the code tree's root (src/core/code-root.ts), which a bundle keeps.
+//
+// express and yargs are bundled with the packages they load (~80 small files). yargs looks for its
+// locale files beside its own module, which a bundle does not have: the CLI sets its locale to English
+// (src/cli.ts), whose messages are yargs's built-in strings. Left as imports: yaml (only the recorder
+// imports it statically), vitest (a peer dependency) and Node's built-ins. Packages loaded on first use
+// (src/core/lazy-modules.ts, lazy-faker.ts) are required at run time and stay out of the bundle.
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "rolldown";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIST = join(ROOT, "dist");
+const ENTRIES = ["index", "cli", "vitest", "vitest-setup"];
+const EXTERNAL = new Set(["yaml", "vitest"]);
+
+export async function bundle() {
+  rmSync(join(DIST, "chunks"), { recursive: true, force: true });
+  await build({
+    input: Object.fromEntries(ENTRIES.map((name) => [name, join(DIST, "modules", `${name}.js`)])),
+    platform: "node",
+    external: (id) => EXTERNAL.has(id.split("/")[0]),
+    logLevel: "warn",
+    output: {
+      dir: DIST,
+      format: "esm",
+      entryFileNames: "[name].js",
+      chunkFileNames: "chunks/[name]-[hash].js",
+      sourcemap: true,
+    },
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundle();
