@@ -2,8 +2,8 @@
 //   1. tsc: src/ → dist/modules/ (JavaScript, declarations, source maps).
 //   2. The files shipped beside the code: schemas (dist/schemas, and the package's schemas/ folder)
 //      and the inspector's page (dist/admin/inspector).
-//   3. What start-up would otherwise compute: ajv's standalone validators and the bundled YAML scenarios
-//      parsed (both run the built modules).
+//   3. What start-up would otherwise compute: ajv's standalone validators, the bundled YAML scenarios
+//      parsed and the faker generators templates may call (all three run the built modules).
 //   4. The entry points bundled (dist/index.js, cli.js, vitest.js, vitest-setup.js, chunks/).
 //   5. dist/.built, which scripts/build-if-stale.mjs compares with the sources: a build that failed
 //      half-way leaves none.
@@ -28,5 +28,6 @@ node("scripts/copy-schemas.mjs");
 cpSync(join(ROOT, "src/admin/inspector"), join(DIST, "admin/inspector"), { recursive: true });
 node("scripts/compile-validators.mjs");
 node("scripts/parse-bundled-yaml.mjs");
+node("scripts/list-faker-methods.mjs");
 node("scripts/bundle.mjs");
 writeFileSync(join(DIST, ".built"), "");

@@ -32,6 +32,8 @@ export async function bundle() {
       entryFileNames: "[name].js",
       chunkFileNames: "chunks/[name]-[hash].js",
       sourcemap: true,
+      charset: "ascii",
+      comments: { legal: true, annotation: false, jsdoc: false },
     },
   });
 }

@@ -1,9 +1,8 @@
-import type { Faker } from "@faker-js/faker";
-import { loadFaker } from "../core/lazy-faker.js";
 import { formatTimestamp } from "../core/clock.js";
 import { closest } from "../core/did-you-mean.js";
 import { copyJson, getOwn, isPlainObject, setOwn, toPointer } from "../core/json.js";
 import { uuid5, type Random } from "../core/random.js";
+import { callFaker, fakerCallProblem } from "./faker-calls.js";
 
 /**
  * Scenario templates: `{{expression}}` inside string values (docs/scenarios.md, "Templates").
@@ -144,20 +143,10 @@ function evaluate(expr: string, scope: TemplateScope, path: (string | number)[])
   return node === undefined ? fail(`has no value in this run's request (${root} is ${JSON.stringify(getOwn(scope.request, root as string)) ?? "absent"})`) : node;
 }
 
-/** A faker of its own to try template calls on, so checking never moves a mock's seeded sequence. */
-let checkingFaker: Faker | undefined;
-
 function expressionProblem(expr: string): string | undefined {
   if (SCALARS.has(expr) || NAMED_ID.test(expr)) return undefined;
   const fakerCall = FAKER.exec(expr);
-  if (fakerCall) {
-    try {
-      callFaker((checkingFaker ??= loadFaker()), fakerCall[1] as string, fakerCall[2] as string);
-      return undefined;
-    } catch (err) {
-      return `not a faker method that takes no arguments (${(err as Error).message})${fakerHint(fakerCall[1] as string, fakerCall[2] as string)}`;
-    }
-  }
+  if (fakerCall) return fakerCallProblem(fakerCall[1] as string, fakerCall[2] as string);
   const [root, ...keys] = expr.split(".");
   if (REQUEST_ROOTS.has(root as string) && keys.every((k) => k !== "" && !/\s/.test(k))) return undefined;
   return `unknown expression${expressionHint(root as string, keys)}; use one of ${[...SCALARS].join(", ")}, id.<name>, input.<path>, metadata.<path>, config.<path>, context.<path>, command.<path>, faker.<module>.<method>`;
@@ -171,40 +160,6 @@ function expressionHint(root: string, keys: string[]): string {
   }
   const requestRoot = closest(root, [...REQUEST_ROOTS, "faker", "id"]);
   return requestRoot && keys.length ? ` (did you mean {{${[requestRoot, ...keys].join(".")}}}?)` : "";
-}
-
-/** ` (did you mean faker.x.y?)` for a misspelt faker module or method, or "". */
-function fakerHint(module: string, method: string): string {
-  // Names are read off faker itself (modules are own properties, methods live on their prototypes);
-  // the typed names are only compared with them, never used to index.
-  const fakerObject = checkingFaker as unknown as Record<string, unknown>;
-  const modules = Object.keys(fakerObject).filter((k) => !k.startsWith("_") && k !== "rawDefinitions" && k !== "definitions" && typeof fakerObject[k] === "object");
-  const mod = modules.includes(module) ? module : closest(module, modules);
-  if (!mod) return "";
-  const instance = fakerObject[mod] as object;
-  const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(instance)).filter((k) => k !== "constructor" && !k.startsWith("_"));
-  const fn = methods.includes(method) ? method : closest(method, methods);
-  return fn && (fn !== method || mod !== module) ? ` (did you mean faker.${mod}.${fn}?)` : "";
-}
-
-/**
- * Calls a faker generator. Names every object inherits (`valueOf`, `toString`, `constructor`, …) are
- * not generators: `faker.string.valueOf` would hand back the module itself, which cannot be written
- * as JSON. A result that is not plain data is refused for the same reason.
- */
-function callFaker(faker: Faker, module: string, method: string): unknown {
-  if (module in Object.prototype || method in Object.prototype) throw new Error(`faker.${module}.${method} does not exist`);
-  const mod = (faker as unknown as Record<string, unknown>)[module];
-  const fn = mod && typeof mod === "object" ? (mod as Record<string, unknown>)[method] : undefined;
-  if (typeof fn !== "function") throw new Error(`faker.${module}.${method} does not exist`);
-  const value = (fn as () => unknown).call(mod);
-  if (!isFakerData(value)) throw new Error(`faker.${module}.${method} does not return a string, number, boolean, date or list of them`);
-  return value;
-}
-
-function isFakerData(value: unknown): boolean {
-  if (value === null || ["string", "number", "boolean"].includes(typeof value) || value instanceof Date) return true;
-  return Array.isArray(value) && value.every((v) => v === null || ["string", "number", "boolean"].includes(typeof v));
 }
 
 function walkStrings(value: unknown, path: (string | number)[], visit: (text: string, path: (string | number)[]) => void): void {
