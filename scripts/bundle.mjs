@@ -32,6 +32,9 @@ export async function bundle() {
       entryFileNames: "[name].js",
       chunkFileNames: "chunks/[name]-[hash].js",
       sourcemap: true,
+      // V8 keeps each module's source for as long as the process runs, as one-byte text only when all
+      // of it is Latin-1: one "—" in a comment made the server chunk two bytes a character. Escaped
+      // non-ASCII text and no doc comments (tsc's output is beside the bundles, with source maps).
       charset: "ascii",
       comments: { legal: true, annotation: false, jsdoc: false },
     },
