@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import type { MockContext } from "../context.js";
 import type { Collection } from "../store/collection.js";
 import { controlPlaneErrors } from "./errors.js";
+import { sha256Hex } from "../core/digest.js";
 
 /** A source tarball upload URL handed out by `POST /v2/deployments/{id}/upload-url`. */
 export interface SourceUpload {
@@ -39,7 +39,7 @@ export class SourceUploads {
   receive(uploadId: string, signature: string, bytes: Buffer, contentType: string | null): void {
     const upload = this.uploads.get(uploadId);
     if (!upload || upload.signature !== signature) throw controlPlaneErrors.uploadSignature();
-    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const sha256 = sha256Hex(bytes);
     this.uploads.set(uploadId, { ...upload, received: { size: bytes.length, sha256, content_type: contentType, at: this.ctx.clock.now() } });
   }
 

@@ -1,16 +1,11 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { codePath } from "./code-root.js";
+import { sha256Hex } from "./digest.js";
 
 /** Written by the build (scripts/parse-bundled-yaml.mjs): digest of a YAML text → its value as JSON text. */
 export const PREBUILT_YAML = codePath("prebuilt-yaml.json");
 
 let parsed: Map<string, string> | undefined;
-
-/** The digest a YAML text is found by. */
-export function yamlDigest(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
 
 /**
  * The value of a YAML text the build already parsed — the bundled scenarios — or undefined. Loading
@@ -27,6 +22,6 @@ export function prebuiltYaml(text: string): unknown {
       parsed = new Map();
     }
   }
-  const json = parsed.get(yamlDigest(text));
+  const json = parsed.get(sha256Hex(text));
   return json === undefined ? undefined : JSON.parse(json);
 }

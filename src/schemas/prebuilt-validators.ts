@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { ValidatorMode } from "./validator-modes.js";
+import { sha256Hex } from "../core/digest.js";
 
 const require = createRequire(import.meta.url);
 
@@ -33,7 +33,7 @@ export class PrebuiltValidators {
 
   /** Where the validator of `key` (an absolute schema reference, or `inline:` and a schema's JSON) for `mode` is written. */
   file(mode: ValidatorMode, key: string): string {
-    const name = createHash("sha256").update(this.fingerprint).update("\0").update(key).digest("hex").slice(0, 24);
+    const name = sha256Hex(`${this.fingerprint}\0${key}`).slice(0, 24);
     return join(this.schemaDir, PREBUILT_FOLDER, mode, `${name}.cjs`);
   }
 

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installedPackage } from "../core/lazy-modules.js";
+import { sha256Hex } from "../core/digest.js";
 
 /** Bumped when what a draft is made from changes in a way the key below does not see. */
 const FORMAT = 1;
@@ -44,8 +44,8 @@ export class DraftCache {
   /** The key of a draft: a digest of everything that decides its content (the schema's digested once). */
   key(schema: object, seed: number, options: unknown): string {
     let digest = this.schemaDigests.get(schema);
-    if (digest === undefined) this.schemaDigests.set(schema, (digest = sha256(JSON.stringify(schema))));
-    return sha256(JSON.stringify([FORMAT, generatorVersions(), digest, seed, options])).slice(0, 40);
+    if (digest === undefined) this.schemaDigests.set(schema, (digest = sha256Hex(JSON.stringify(schema))));
+    return sha256Hex(JSON.stringify([FORMAT, generatorVersions(), digest, seed, options])).slice(0, 40);
   }
 
   read(key: string): Record<string, unknown> | undefined {
@@ -71,10 +71,6 @@ export class DraftCache {
       // A read-only or missing directory: the next process generates the draft again.
     }
   }
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 /** The cache directory as the environment and working directory say (see DraftCache). */
