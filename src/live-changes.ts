@@ -39,15 +39,19 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
 
   ctx.clock.onChange((now, cause) => bus.emit("clock.moved", () => ({ now: formatTimestamp(now), cause })));
 
-  // These two need not be told what a write replaced (a lookup per write, most of a bulk load's).
+  // This one need not be told what a write replaced (a lookup per write, most of a bulk load's).
   ctx.data.deployments.onWrite = (id, deployment) => {
     if (id !== undefined) bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: !deployment }));
   };
   ctx.data.deployments.onWriteTakesPrevious = false;
-  ctx.data.revisions.onWrite = (id, entry) => {
-    if (entry) bus.emit("deployment.changed", () => ({ deployment_id: entry.deployment_id, revision_id: id, status: entry.revision.status }));
+  // A deployment's revisions are written with its metadata: each one the write added or replaced is a change.
+  ctx.data.deploymentMeta.onWrite = (_id, meta, previous) => {
+    if (!meta || !bus.listening) return;
+    for (const entry of meta.revisions) {
+      if (previous?.revisions.includes(entry)) continue;
+      bus.emit("deployment.changed", () => ({ deployment_id: entry.deployment_id, revision_id: entry.revision.id, status: entry.revision.status }));
+    }
   };
-  ctx.data.revisions.onWriteTakesPrevious = false;
 }
 
 /** Forwards a run's stream events to the feed as `run.event`. */

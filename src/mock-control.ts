@@ -181,11 +181,11 @@ export class MockControl {
     const { lifecycle, store } = deploymentsOf(this.ctx);
     const revisionId = lifecycle.inFlightRevision(deployment.id);
     if (!revisionId) {
-      const latest = (deployment.latest_revision_id && store.revisions.get(deployment.latest_revision_id)?.revision.status) || "none";
+      const latest = (deployment.latest_revision_id && store.revisionOf(deployment.id, deployment.latest_revision_id)?.revision.status) || "none";
       throw new ControlError(409, `Deployment ${deployment.id} has no revision in flight (its latest revision is ${latest}).`);
     }
     lifecycle.advance(deployment.id, steps);
-    const revision = store.revisions.get(revisionId)?.revision;
+    const revision = store.revisionOf(deployment.id, revisionId)?.revision;
     return { deployment_id: deployment.id, revision_id: revisionId, status: revision?.status, in_flight: lifecycle.inFlightRevision(deployment.id) === revisionId };
   }
 

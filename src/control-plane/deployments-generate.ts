@@ -251,14 +251,15 @@ export function coherentConfigs(
   return { source_config, source_revision_config };
 }
 
-/** Takes each generated deployment (the store's put); false stops the generation. */
-export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, revisions: readonly RevisionEntry[], index: number) => boolean;
+/** Takes each generated deployment with its metadata and revisions (the store's put); false stops the generation. */
+export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, index: number) => boolean;
 
 const OTHER_STATUSES = ["UNUSED", "AWAITING_DELETE", "UNKNOWN"] as const;
 const OLDER_REVISION_STATUSES = ["DEPLOYED", "INTERRUPTED", "SKIPPED"] as const;
 const BUILD_FAILURES: readonly RevisionStatus[] = ["BUILD_FAILED", "DEPLOY_FAILED", "CREATE_FAILED"];
 const IMAGE_FAILURES: readonly RevisionStatus[] = ["DEPLOY_FAILED", "CREATE_FAILED"];
 const NO_DRAFT = {};
+const NO_TAGS: readonly string[] = Object.freeze([]);
 
 /**
  * `generate.deployments: {count}`: many coherent deployments, fast. json-schema-faker takes about
@@ -279,7 +280,8 @@ export function generateDeployments(
   const name = factory.annotated("Deployment", "name");
   const sources = schemaEnum<DeploymentSource>("DeploymentSource").filter((s) => s !== "github" || env.repositories.length);
   const versions = Array.from({ length: 6 }, () => String(fakeProperty(random.faker, "Deployment", "image_version")));
-  const tags = Array.from({ length: 8 }, () => random.uuid4());
+  // One array per tag, shared by the records that have it (records are never changed in place).
+  const tagLists = Array.from({ length: 8 }, () => [random.uuid4()]);
   const secret = { name: factory.annotated("Secret", "name"), value: factory.annotated("Secret", "value") };
   const taken = options.takenNames;
   for (let i = 0; i < options.count; i++) {
@@ -320,12 +322,12 @@ export function generateDeployments(
       image_version: random.pick(versions),
     };
     const meta: DeploymentMeta = {
-      tag_value_ids: random.next() < 0.5 ? [random.pick(tags)] : [],
+      tag_value_ids: random.next() < 0.5 ? random.pick(tagLists) : NO_TAGS,
       remote_reconciled: random.next() < 0.25,
-      revision_ids: idsOf(revisions),
+      revisions,
       fail_next_at: null,
     };
-    if (!add(deployment, meta, revisions, i)) return;
+    if (!add(deployment, meta, i)) return;
   }
 }
 
@@ -337,12 +339,6 @@ export function generateDeployments(
 function flat(joined: string): string {
   joined.charCodeAt(0);
   return joined;
-}
-
-/** The revisions' ids, as an array literal of the exact length (see compileConfig). */
-function idsOf(revisions: readonly RevisionEntry[]): string[] {
-  const id = (i: number) => (revisions[i] as RevisionEntry).revision.id;
-  return revisions.length === 1 ? [id(0)] : revisions.length === 2 ? [id(0), id(1)] : [id(0), id(1), id(2)];
 }
 
 /** Secrets are environment variables: one value per name. At most two, as an array literal (see compileConfig). */
@@ -377,7 +373,10 @@ function generatedRevisions(factory: DeploymentFactory, random: Random, deployme
   // The values revisions were built from so far: the newest's, then up to two older ones.
   const newestValue = config[field];
   let olderValue: unknown;
-  const out: RevisionEntry[] = new Array(count);
+  // Newest first, as an array literal of the exact length once all are made (see compileConfig).
+  let newest: RevisionEntry | undefined;
+  let second: RevisionEntry | undefined;
+  let third: RevisionEntry | undefined;
   for (let k = count - 1; k >= 0; k--) {
     const created = createdAt + k * 3_600_000;
     const status: RevisionStatus = k === count - 1 ? (random.next() < 0.85 ? "DEPLOYED" : random.pick(failures)) : random.pick(OLDER_REVISION_STATUSES);
@@ -391,7 +390,7 @@ function generatedRevisions(factory: DeploymentFactory, random: Random, deployme
       revisionConfig = older(config, value);
       olderValue = value;
     }
-    out[count - 1 - k] = {
+    const entry: RevisionEntry = {
       deployment_id: deploymentId,
       remote_reconciled: false,
       revision: {
@@ -403,6 +402,10 @@ function generatedRevisions(factory: DeploymentFactory, random: Random, deployme
         source_revision_config: revisionConfig,
       },
     };
+    if (!newest) newest = entry;
+    else if (!second) second = entry;
+    else third = entry;
   }
-  return out;
+  const first = newest as RevisionEntry;
+  return !second ? [first] : !third ? [first, second] : [first, second, third];
 }

@@ -104,7 +104,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
           active_revision_id: null,
           image_version: CURRENT_IMAGE_VERSION,
         };
-        store.put(deployment, { tag_value_ids: [], remote_reconciled: false, revision_ids: [], fail_next_at: null });
+        store.put(deployment, { tag_value_ids: [], remote_reconciled: false, revisions: [], fail_next_at: null });
         if (startsRevision) lifecycle.newRevision(id, body.source, revisionConfig);
         return toWire(scope, store.deployments.get(id) as Deployment);
       },
@@ -169,7 +169,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
         const revisionConfig: ConfigObject = { ...base, ...Object.fromEntries(changes) };
         if (newRevision) revisionConfig.repo_commit_sha = commitFor(ctx, revisionSource);
         // Without a new revision the stored revision configuration stays: it is checked for the source it was built for.
-        const latestSource = (deployment.latest_revision_id && store.revisions.get(deployment.latest_revision_id)?.revision.source) || deployment.source;
+        const latestSource = (deployment.latest_revision_id && store.revisionOf(deployment.id, deployment.latest_revision_id)?.revision.source) || deployment.source;
         const problem = newRevision
           ? sourceProblems(revisionSource, config, revisionConfig, { deploymentSource: deployment.source })[0]
           : sourceProblems(latestSource, config, deployment.source_revision_config, { startsRevision: false, deploymentSource: deployment.source })[0];

@@ -28,7 +28,7 @@ describe("the bundled deployments", () => {
   const app = createApp({ seed: 42, lifecycle: "manual" });
   const data = mockOf(app).context.data;
   const all = [...data.deployments.values()] as Stored["deployment"][];
-  const revisions = [...data.revisions.values()].map((r) => r.revision.status);
+  const revisions = [...data.deploymentMeta.values()].flatMap((meta) => meta.revisions.map((r) => r.revision.status));
 
   it("cover every source, deployment type, status and revision status, in both tenants", () => {
     expect(all.length).toBeGreaterThanOrEqual(25);
