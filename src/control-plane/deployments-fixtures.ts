@@ -21,6 +21,7 @@ import {
 import type { Deployments } from "./deployments-service.js";
 import { coherentConfigs, generateDeployments, olderRevisionConfig, schemaEnum, type GenerationEnv } from "./deployments-generate.js";
 import { isInFlight, pathFor } from "./lifecycle.js";
+import { TakenNames } from "./deployment-names.js";
 
 const FIXTURE_REF = "fixtures/deployment-fixture.json#/$defs/DeploymentFixture";
 /** Keys of a fixture entry that are not fields of the wire record (fixtures/deployment-fixture.json). */
@@ -57,8 +58,8 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   const { store, lifecycle, tenancy } = deployments;
   const start = ctx.clock.now();
   const repositories = [...ctx.data.integrations.values()].flatMap((i) => i.repositories);
-  const names = new Map<string, Set<string>>();
-  const namesOf = (tenantId: string) => names.get(tenantId) ?? names.set(tenantId, new Set()).get(tenantId) as Set<string>;
+  const names = new Map<string, TakenNames>();
+  const namesOf = (tenantId: string) => names.get(tenantId) ?? names.set(tenantId, new TakenNames()).get(tenantId) as TakenNames;
   const knownTenant = (id: string) => tenancy.tenantIds.length === 0 || tenancy.tenantIds.includes(id);
   const generator = new RecordGenerator(ctx.random);
   const resumed: Loaded[] = [];

@@ -5,6 +5,7 @@ import { SOURCE_RULES } from "./deployments-rules.js";
 import { schemaKeys, type ConfigObject, type Deployment, type DeploymentMeta, type DeploymentSource, type DeploymentStatus, type RevisionEntry, type RevisionStatus } from "./deployments-store.js";
 import { agentUrl } from "./deployments-service.js";
 import type { Repository } from "./integrations-store.js";
+import type { TakenNames } from "./deployment-names.js";
 
 const DEPLOYMENT_SCHEMA = "control-plane/deployment.json#/$defs/";
 const DAY_MS = 86_400_000;
@@ -271,7 +272,7 @@ const NO_TAGS: readonly string[] = Object.freeze([]);
  */
 export function generateDeployments(
   env: GenerationEnv,
-  options: { count: number; tenantId: string; before: number; takenNames: Set<string>; progress?: (done: number) => void },
+  options: { count: number; tenantId: string; before: number; takenNames: TakenNames; progress?: (done: number) => void },
   add: GeneratedSink,
 ): void {
   const { random } = env;
@@ -284,14 +285,15 @@ export function generateDeployments(
   const tagLists = Array.from({ length: 8 }, () => [random.uuid4()]);
   const secret = { name: factory.annotated("Secret", "name"), value: factory.annotated("Secret", "value") };
   const taken = options.takenNames;
+  const names = taken.generatedSet();
   for (let i = 0; i < options.count; i++) {
     // Start-up blocks while this runs (10,000 take seconds): let the CLI say how far it got.
     if (options.progress && i % 1000 === 0 && i > 0) options.progress(i);
     const source = random.pick(sources);
     const id = uuid();
     let deploymentName = flat(`${String(name())}-${i + 1}`.slice(0, 63));
-    // Taken when adding it leaves the set as large as it was (one lookup, not has() then add()).
-    for (let size = taken.size; taken.add(deploymentName).size === size; ) deploymentName = flat(`${deploymentName.slice(0, 60)}-${random.int(0, 99)}`);
+    while (taken.has(deploymentName)) deploymentName = flat(`${deploymentName.slice(0, 60)}-${random.int(0, 99)}`);
+    names.push(deploymentName);
     const createdAt = options.before - random.int(1, 700) * DAY_MS - random.int(0, DAY_MS - 1);
     const configs = factory.configs(source, id, NO_DRAFT);
     const revisions = generatedRevisions(factory, random, id, source, configs.source_revision_config, createdAt);

@@ -126,6 +126,19 @@ describe("fixture entries are completed coherently", () => {
     for (const version of versions) expect(version).toMatch(/^0\.[2-4]\.\d{1,2}$/);
   });
 
+  it("a generated name a fixture entry already has is drawn again", () => {
+    const generated = (fixtures: object[]) => {
+      const app = createApp({ seed: 5, fixtures: [{ deployments: fixtures, generate: { deployments: { count: 50 } } }] });
+      return [...mockOf(app).context.data.deployments.values()].map((d) => d.name);
+    };
+    // Fixture entries do not change what is generated, up to the first clash.
+    const taken = generated([]).find((name) => name.endsWith("-10")) as string;
+    const names = generated([{ name: taken, source: "external_docker" }]);
+    expect(names).toHaveLength(51);
+    expect(new Set(names).size).toBe(51);
+    expect(names.filter((name) => name.startsWith(`${taken}-`))).toHaveLength(1);
+  });
+
   it("10,000 generated deployments load, list and reset", async () => {
     const app = createApp({ seed: 9, fixtures: ["fixtures", { generate: { deployments: { count: 10_000 } } }] });
     expect(mockOf(app).context.data.deployments.size).toBe(10_000 + JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.length);
