@@ -39,11 +39,12 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
 
   ctx.clock.onChange((now, cause) => bus.emit("clock.moved", () => ({ now: formatTimestamp(now), cause })));
 
-  // This one need not be told what a write replaced (a lookup per write, most of a bulk load's).
+  // These need not be told what a write replaced (a lookup per write, most of a bulk load's), or only
+  // while someone follows the feed.
   ctx.data.deployments.onWrite = (id, deployment) => {
     if (id !== undefined) bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: !deployment }));
   };
-  ctx.data.deployments.onWriteTakesPrevious = false;
+  ctx.data.deployments.onWriteTakesPrevious = () => false;
   // A deployment's revisions are written with its metadata: each one the write added or replaced is a change.
   ctx.data.deploymentMeta.onWrite = (_id, meta, previous) => {
     if (!meta || !bus.listening) return;
@@ -52,6 +53,7 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
       bus.emit("deployment.changed", () => ({ deployment_id: entry.deployment_id, revision_id: entry.revision.id, status: entry.revision.status }));
     }
   };
+  ctx.data.deploymentMeta.onWriteTakesPrevious = () => bus.listening;
 }
 
 /** Forwards a run's stream events to the feed as `run.event`. */

@@ -174,12 +174,15 @@ class DeploymentFactory {
   /** The linked values of the record being built, and the pair configs() returns: reused, not made per record. */
   private readonly linked: ConfigObject = { integration_id: null, repo_url: null, repo_ref: null, custom_url: null };
   private readonly pair: { source_config: ConfigObject; source_revision_config: ConfigObject } = { source_config: {}, source_revision_config: {} };
+  /** agentUrl() up to the id: a record's URL is then one concatenation with its id (one string object per record, not two). */
+  private readonly agentUrlPrefix: string;
 
   constructor(
     private readonly env: GenerationEnv,
     bulk: boolean,
   ) {
     const { random } = env;
+    this.agentUrlPrefix = agentUrl(env.baseUrl, "");
     const source = bulk ? pooled(random) : (_key: string, draw: Draw) => draw;
     this.uuid = bulk ? () => fastUuid4(random) : () => random.uuid4();
     this.annotated = (def, property) => source(`${def}/${property}`, () => fakeProperty(random.faker, def, property));
@@ -189,7 +192,8 @@ class DeploymentFactory {
     this.tagRef = source("tag", () => `refs/tags/v${random.faker.system.semver()}`);
     const deploymentTypes = schemaEnum("DeploymentType");
     const [cpu, memory] = [fake("ResourceSpec", "cpu"), fake("ResourceSpec", "memory_mb")];
-    const namespace = source("k8s_namespace", () => `${random.faker.internet.domainWord()}-agents`);
+    // Pooled whole: records share the object, not only its string (records are never changed in place).
+    const listenerConfig = source("listener_config", () => ({ k8s_namespace: `${random.faker.internet.domainWord()}-agents` }));
     const [install, build] = [fake("SourceConfig", "install_command"), fake("SourceConfig", "build_command")];
     this.artifact = {
       repo_commit_sha: () => random.hex(40),
@@ -202,7 +206,7 @@ class DeploymentFactory {
       custom_url: fake("SourceConfig", "custom_url"),
       resource_spec: () => ({ min_scale: random.int(1, 2), max_scale: random.int(2, 10), cpu: cpu(), memory_mb: memory() }),
       listener_id: () => this.uuid(),
-      listener_config: () => ({ k8s_namespace: namespace() }),
+      listener_config: listenerConfig,
       // JS projects only: most deployments leave the commands to autodetection.
       install_command: () => (random.next() < 0.3 ? install() : null),
       build_command: () => (random.next() < 0.3 ? build() : null),
@@ -224,7 +228,7 @@ class DeploymentFactory {
     linked.integration_id = repo?.host_integration_id ?? null;
     linked.repo_url = repo?.url ?? this.repoUrl();
     linked.repo_ref = tag ?? repo?.default_branch ?? this.repoRef();
-    linked.custom_url = SOURCE_RULES[source].hosted ? agentUrl(this.env.baseUrl, id) : null;
+    linked.custom_url = SOURCE_RULES[source].hosted ? this.agentUrlPrefix + id : null;
     const config = plan.config(linked, draft.source_config, this.fresh, tag);
     const revision = plan.revision(linked, draft.source_revision_config, this.fresh, tag);
     if (typeof revision.repo_ref === "string" && revision.repo_ref.startsWith("refs/tags/")) config.build_on_push = false;
@@ -260,7 +264,9 @@ const OLDER_REVISION_STATUSES = ["DEPLOYED", "INTERRUPTED", "SKIPPED"] as const;
 const BUILD_FAILURES: readonly RevisionStatus[] = ["BUILD_FAILED", "DEPLOY_FAILED", "CREATE_FAILED"];
 const IMAGE_FAILURES: readonly RevisionStatus[] = ["DEPLOY_FAILED", "CREATE_FAILED"];
 const NO_DRAFT = {};
+// Shared by every record without any (records are never changed in place; frozen, so nothing can).
 const NO_TAGS: readonly string[] = Object.freeze([]);
+const NO_SECRETS = Object.freeze([]) as unknown as Deployment["secrets"];
 
 /**
  * `generate.deployments: {count}`: many coherent deployments, fast. json-schema-faker takes about
@@ -291,8 +297,8 @@ export function generateDeployments(
     if (options.progress && i % 1000 === 0 && i > 0) options.progress(i);
     const source = random.pick(sources);
     const id = uuid();
-    let deploymentName = flat(`${String(name())}-${i + 1}`.slice(0, 63));
-    while (taken.has(deploymentName)) deploymentName = flat(`${deploymentName.slice(0, 60)}-${random.int(0, 99)}`);
+    let deploymentName = nameWith(String(name()), i + 1);
+    while (taken.has(deploymentName)) deploymentName = nameWith(deploymentName.slice(0, 60), random.int(0, 99));
     names.push(deploymentName);
     const createdAt = options.before - random.int(1, 700) * DAY_MS - random.int(0, DAY_MS - 1);
     const configs = factory.configs(source, id, NO_DRAFT);
@@ -334,18 +340,18 @@ export function generateDeployments(
 }
 
 /**
- * The joined string, flattened: reading a character makes V8 copy the pieces of a concatenation into
- * one string, which the next collection keeps instead of the pieces (half the memory of a name), and
- * which is hashed (name sets, indexes) without walking the pieces each time.
+ * `${base}-${suffix}` as one flat string, cut to 63 characters. A concatenation (`+`, a template
+ * literal) is a string object per piece; flattening one copies the characters into a new string but
+ * leaves the record holding a wrapper object that points at it. join() writes one string, which is
+ * hashed (names, indexes) without walking pieces.
  */
-function flat(joined: string): string {
-  joined.charCodeAt(0);
-  return joined;
+function nameWith(base: string, suffix: number): string {
+  return [base, "-", suffix].join("").slice(0, 63);
 }
 
 /** Secrets are environment variables: one value per name. At most two, as an array literal (see compileConfig). */
 function distinctSecrets(draw: { name: Draw; value: Draw }, count: number): Deployment["secrets"] {
-  if (count === 0) return [];
+  if (count === 0) return NO_SECRETS;
   const first = { name: String(draw.name()), value: String(draw.value()) };
   if (count === 1) return [first];
   // The second name is drawn again while it is the first's (at most 19 more times).
