@@ -306,7 +306,7 @@ export class MockControl {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new ControlError(400, `deployment_id must be a UUID; got ${JSON.stringify(id)}`);
     const { store, lifecycle } = deploymentsOf(this.ctx);
     lifecycle.catchUp();
-    const deployment = store.deployments.get(id.toLowerCase());
+    const deployment = store.byId(id.toLowerCase());
     if (!deployment) throw new ControlError(404, `Deployment ${id} not found`);
     return deployment;
   }

@@ -77,7 +77,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     for (const p of sourceProblems(deployment.source, deployment.source_config, deployment.source_revision_config)) problem(toPointer(p.field.split(".")), p.reason);
     if (!NAME_PATTERN.test(deployment.name)) problem("/name", `must match ${NAME_PATTERN.source} (lowercase letters, digits and hyphens, starting with a letter)`);
     if (namesOf(deployment.tenant_id).has(deployment.name)) problem("/name", `another deployment of tenant ${deployment.tenant_id} is named '${deployment.name}'`);
-    if (store.deployments.has(deployment.id)) problem("/id", `another deployment has id ${deployment.id}`);
+    if (store.has(deployment.id)) problem("/id", `another deployment has id ${deployment.id}`);
     if (!knownTenant(deployment.tenant_id)) problem("/tenant_id", `no tenant ${deployment.tenant_id} in the fixtures' tenants`);
     const integration = deployment.source_config.integration_id;
     if (typeof integration === "string" && !ctx.data.integrations.has(integration)) problem("/source_config/integration_id", `no integration ${integration} in the fixtures' integrations`);

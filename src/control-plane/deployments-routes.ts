@@ -106,7 +106,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
         };
         store.put(deployment, { tag_value_ids: [], remote_reconciled: false, revisions: [], fail_next_at: null });
         if (startsRevision) lifecycle.newRevision(id, body.source, revisionConfig);
-        return toWire(scope, store.deployments.get(id) as Deployment);
+        return toWire(scope, store.byId(id) as Deployment);
       },
     }),
     route<{ query: { deployment_ids: string[] }; headers: TenantHeader }>({
@@ -184,7 +184,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
           updated_at: ctx.clock.now(),
         });
         if (newRevision) lifecycle.newRevision(deployment.id, revisionSource, revisionConfig);
-        return toWire(scope, store.deployments.get(deployment.id) as Deployment);
+        return toWire(scope, store.byId(deployment.id) as Deployment);
       },
     }),
     route<{ params: { deployment_id: string }; query: { delete_tracing_project: boolean }; headers: TenantHeader }>({

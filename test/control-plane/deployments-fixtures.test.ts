@@ -27,8 +27,8 @@ interface Stored {
 describe("the bundled deployments", () => {
   const app = createApp({ seed: 42, lifecycle: "manual" });
   const data = mockOf(app).context.data;
-  const all = [...data.deployments.values()] as Stored["deployment"][];
-  const revisions = [...data.deploymentMeta.values()].flatMap((meta) => meta.revisions.map((r) => r.revision.status));
+  const all = [...data.deployments.values()].map((stored) => stored.deployment) as unknown as Stored["deployment"][];
+  const revisions = [...data.deployments.values()].flatMap((stored) => stored.meta.revisions.map((r) => r.revision.status));
 
   it("cover every source, deployment type, status and revision status, in both tenants", () => {
     expect(all.length).toBeGreaterThanOrEqual(25);
@@ -129,7 +129,7 @@ describe("fixture entries are completed coherently", () => {
   it("a generated name a fixture entry already has is drawn again", () => {
     const generated = (fixtures: object[]) => {
       const app = createApp({ seed: 5, fixtures: [{ deployments: fixtures, generate: { deployments: { count: 50 } } }] });
-      return [...mockOf(app).context.data.deployments.values()].map((d) => d.name);
+      return [...mockOf(app).context.data.deployments.values()].map((stored) => stored.deployment.name);
     };
     // Fixture entries do not change what is generated, up to the first clash.
     const taken = generated([]).find((name) => name.endsWith("-10")) as string;
