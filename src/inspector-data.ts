@@ -32,7 +32,7 @@ export class InspectorData {
   deployments() {
     const { store, lifecycle } = deploymentsOf(this.ctx);
     lifecycle.catchUp();
-    const items = [...store.deployments.values()]
+    const items = [...store.all()]
       .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? 1 : -1))
       .map((d) => ({
         id: d.id,

@@ -39,15 +39,20 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
 
   ctx.clock.onChange((now, cause) => bus.emit("clock.moved", () => ({ now: formatTimestamp(now), cause })));
 
-  // These two need not be told what a write replaced (a lookup per write, most of a bulk load's).
-  ctx.data.deployments.onWrite = (id, deployment) => {
-    if (id !== undefined) bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: !deployment }));
+  // A deployment is written with its metadata and revisions: each revision the write added or
+  // replaced is a change, then the deployment if it is new or replaced. What a write replaced is
+  // looked up (and a payload's closure made) only while someone follows the feed: a load writes
+  // 100,000 deployments.
+  ctx.data.deployments.onWrite = (id, stored, previous) => {
+    if (id === undefined || !bus.listening) return;
+    if (!stored) return bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: true }));
+    for (const entry of stored.meta.revisions) {
+      if (previous?.meta.revisions.includes(entry)) continue;
+      bus.emit("deployment.changed", () => ({ deployment_id: entry.deployment_id, revision_id: entry.revision.id, status: entry.revision.status }));
+    }
+    if (stored.deployment !== previous?.deployment) bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: false }));
   };
-  ctx.data.deployments.onWriteTakesPrevious = false;
-  ctx.data.revisions.onWrite = (id, entry) => {
-    if (entry) bus.emit("deployment.changed", () => ({ deployment_id: entry.deployment_id, revision_id: id, status: entry.revision.status }));
-  };
-  ctx.data.revisions.onWriteTakesPrevious = false;
+  ctx.data.deployments.onWriteTakesPrevious = () => bus.listening;
 }
 
 /** Forwards a run's stream events to the feed as `run.event`. */

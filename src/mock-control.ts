@@ -181,11 +181,11 @@ export class MockControl {
     const { lifecycle, store } = deploymentsOf(this.ctx);
     const revisionId = lifecycle.inFlightRevision(deployment.id);
     if (!revisionId) {
-      const latest = (deployment.latest_revision_id && store.revisions.get(deployment.latest_revision_id)?.revision.status) || "none";
+      const latest = (deployment.latest_revision_id && store.revisionOf(deployment.id, deployment.latest_revision_id)?.revision.status) || "none";
       throw new ControlError(409, `Deployment ${deployment.id} has no revision in flight (its latest revision is ${latest}).`);
     }
     lifecycle.advance(deployment.id, steps);
-    const revision = store.revisions.get(revisionId)?.revision;
+    const revision = store.revisionOf(deployment.id, revisionId)?.revision;
     return { deployment_id: deployment.id, revision_id: revisionId, status: revision?.status, in_flight: lifecycle.inFlightRevision(deployment.id) === revisionId };
   }
 
@@ -306,7 +306,7 @@ export class MockControl {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new ControlError(400, `deployment_id must be a UUID; got ${JSON.stringify(id)}`);
     const { store, lifecycle } = deploymentsOf(this.ctx);
     lifecycle.catchUp();
-    const deployment = store.deployments.get(id.toLowerCase());
+    const deployment = store.byId(id.toLowerCase());
     if (!deployment) throw new ControlError(404, `Deployment ${id} not found`);
     return deployment;
   }

@@ -21,6 +21,7 @@ import {
 import type { Deployments } from "./deployments-service.js";
 import { coherentConfigs, generateDeployments, olderRevisionConfig, schemaEnum, type GenerationEnv } from "./deployments-generate.js";
 import { isInFlight, pathFor } from "./lifecycle.js";
+import { TakenNames } from "./deployment-names.js";
 
 const FIXTURE_REF = "fixtures/deployment-fixture.json#/$defs/DeploymentFixture";
 /** Keys of a fixture entry that are not fields of the wire record (fixtures/deployment-fixture.json). */
@@ -37,7 +38,8 @@ type WireRevisionEntry = Omit<RevisionEntry, "revision"> & { revision: RevisionW
  */
 interface Loaded {
   deployment: DeploymentWire;
-  meta: DeploymentMeta;
+  /** Its metadata but the revisions (in wire form here, beside it). */
+  meta: Omit<DeploymentMeta, "revisions">;
   revisions: WireRevisionEntry[];
   /** The newest revision when the fixture lists it in flight, with its scripted failure. */
   resume?: { revision: RevisionWire; failAt: RevisionStatus | null };
@@ -56,8 +58,8 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   const { store, lifecycle, tenancy } = deployments;
   const start = ctx.clock.now();
   const repositories = [...ctx.data.integrations.values()].flatMap((i) => i.repositories);
-  const names = new Map<string, Set<string>>();
-  const namesOf = (tenantId: string) => names.get(tenantId) ?? names.set(tenantId, new Set()).get(tenantId) as Set<string>;
+  const names = new Map<string, TakenNames>();
+  const namesOf = (tenantId: string) => names.get(tenantId) ?? names.set(tenantId, new TakenNames()).get(tenantId) as TakenNames;
   const knownTenant = (id: string) => tenancy.tenantIds.length === 0 || tenancy.tenantIds.includes(id);
   const generator = new RecordGenerator(ctx.random);
   const resumed: Loaded[] = [];
@@ -75,7 +77,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     for (const p of sourceProblems(deployment.source, deployment.source_config, deployment.source_revision_config)) problem(toPointer(p.field.split(".")), p.reason);
     if (!NAME_PATTERN.test(deployment.name)) problem("/name", `must match ${NAME_PATTERN.source} (lowercase letters, digits and hyphens, starting with a letter)`);
     if (namesOf(deployment.tenant_id).has(deployment.name)) problem("/name", `another deployment of tenant ${deployment.tenant_id} is named '${deployment.name}'`);
-    if (store.deployments.has(deployment.id)) problem("/id", `another deployment has id ${deployment.id}`);
+    if (store.has(deployment.id)) problem("/id", `another deployment has id ${deployment.id}`);
     if (!knownTenant(deployment.tenant_id)) problem("/tenant_id", `no tenant ${deployment.tenant_id} in the fixtures' tenants`);
     const integration = deployment.source_config.integration_id;
     if (typeof integration === "string" && !ctx.data.integrations.has(integration)) problem("/source_config/integration_id", `no integration ${integration} in the fixtures' integrations`);
@@ -83,7 +85,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     revisionProblems(loaded, entry, problem);
     if (fixtures.problems.length > problemsBefore) continue;
     namesOf(deployment.tenant_id).add(deployment.name);
-    store.put(storedTimes(deployment), loaded.meta, loaded.revisions.map((r) => ({ ...r, revision: storedTimes(r.revision) })));
+    store.put(storedTimes(deployment), { ...loaded.meta, revisions: loaded.revisions.map((r) => ({ ...r, revision: storedTimes(r.revision) })) });
     if (loaded.resume) resumed.push(loaded);
   }
 
@@ -100,12 +102,12 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     // Generated records are schema-valid by construction; a sample is checked (every record of a
     // small set, then one in CHECK_EVERY: ~300 of 100,000), so a generator bug still fails loudly
     // without validating every record — that was most of the load time. A record that fails stops the set.
-    generateDeployments(env, { count: total, tenantId, before: start, takenNames: namesOf(tenantId), progress }, (deployment, meta, revisions, i) => {
+    generateDeployments(env, { count: total, tenantId, before: start, takenNames: namesOf(tenantId), progress }, (deployment, meta, i) => {
       if (i < CHECK_ALL_BELOW || i % CHECK_EVERY === 0) {
         if (!fixtures.check(at, DEPLOYMENT_REF, wireTimes(deployment))) return false;
-        for (const r of revisions) if (!fixtures.check(at, REVISION_REF, revisionToWire(r.revision))) return false;
+        for (const r of meta.revisions) if (!fixtures.check(at, REVISION_REF, revisionToWire(r.revision))) return false;
       }
-      store.put(deployment, meta, revisions);
+      store.put(deployment, meta);
       return true;
     });
     progress?.(total);
@@ -177,7 +179,6 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
     meta: {
       tag_value_ids: ((entry.value.tag_value_ids ?? []) as string[]).map((t) => t.toLowerCase()),
       remote_reconciled: entry.value.remote_reconciled === true,
-      revision_ids: revisions.map((r) => r.revision.id),
       fail_next_at: (entry.value.fail_next_revision_at as RevisionStatus | undefined) ?? null,
     },
     revisions,

@@ -5,6 +5,7 @@ import { SOURCE_RULES } from "./deployments-rules.js";
 import { schemaKeys, type ConfigObject, type Deployment, type DeploymentMeta, type DeploymentSource, type DeploymentStatus, type RevisionEntry, type RevisionStatus } from "./deployments-store.js";
 import { agentUrl } from "./deployments-service.js";
 import type { Repository } from "./integrations-store.js";
+import type { TakenNames } from "./deployment-names.js";
 
 const DEPLOYMENT_SCHEMA = "control-plane/deployment.json#/$defs/";
 const DAY_MS = 86_400_000;
@@ -173,12 +174,15 @@ class DeploymentFactory {
   /** The linked values of the record being built, and the pair configs() returns: reused, not made per record. */
   private readonly linked: ConfigObject = { integration_id: null, repo_url: null, repo_ref: null, custom_url: null };
   private readonly pair: { source_config: ConfigObject; source_revision_config: ConfigObject } = { source_config: {}, source_revision_config: {} };
+  /** agentUrl() up to the id: a record's URL is then one concatenation with its id (one string object per record, not two). */
+  private readonly agentUrlPrefix: string;
 
   constructor(
     private readonly env: GenerationEnv,
     bulk: boolean,
   ) {
     const { random } = env;
+    this.agentUrlPrefix = agentUrl(env.baseUrl, "");
     const source = bulk ? pooled(random) : (_key: string, draw: Draw) => draw;
     this.uuid = bulk ? () => fastUuid4(random) : () => random.uuid4();
     this.annotated = (def, property) => source(`${def}/${property}`, () => fakeProperty(random.faker, def, property));
@@ -188,7 +192,8 @@ class DeploymentFactory {
     this.tagRef = source("tag", () => `refs/tags/v${random.faker.system.semver()}`);
     const deploymentTypes = schemaEnum("DeploymentType");
     const [cpu, memory] = [fake("ResourceSpec", "cpu"), fake("ResourceSpec", "memory_mb")];
-    const namespace = source("k8s_namespace", () => `${random.faker.internet.domainWord()}-agents`);
+    // Pooled whole: records share the object, not only its string (records are never changed in place).
+    const listenerConfig = source("listener_config", () => ({ k8s_namespace: `${random.faker.internet.domainWord()}-agents` }));
     const [install, build] = [fake("SourceConfig", "install_command"), fake("SourceConfig", "build_command")];
     this.artifact = {
       repo_commit_sha: () => random.hex(40),
@@ -201,7 +206,7 @@ class DeploymentFactory {
       custom_url: fake("SourceConfig", "custom_url"),
       resource_spec: () => ({ min_scale: random.int(1, 2), max_scale: random.int(2, 10), cpu: cpu(), memory_mb: memory() }),
       listener_id: () => this.uuid(),
-      listener_config: () => ({ k8s_namespace: namespace() }),
+      listener_config: listenerConfig,
       // JS projects only: most deployments leave the commands to autodetection.
       install_command: () => (random.next() < 0.3 ? install() : null),
       build_command: () => (random.next() < 0.3 ? build() : null),
@@ -223,7 +228,7 @@ class DeploymentFactory {
     linked.integration_id = repo?.host_integration_id ?? null;
     linked.repo_url = repo?.url ?? this.repoUrl();
     linked.repo_ref = tag ?? repo?.default_branch ?? this.repoRef();
-    linked.custom_url = SOURCE_RULES[source].hosted ? agentUrl(this.env.baseUrl, id) : null;
+    linked.custom_url = SOURCE_RULES[source].hosted ? this.agentUrlPrefix + id : null;
     const config = plan.config(linked, draft.source_config, this.fresh, tag);
     const revision = plan.revision(linked, draft.source_revision_config, this.fresh, tag);
     if (typeof revision.repo_ref === "string" && revision.repo_ref.startsWith("refs/tags/")) config.build_on_push = false;
@@ -251,14 +256,17 @@ export function coherentConfigs(
   return { source_config, source_revision_config };
 }
 
-/** Takes each generated deployment (the store's put); false stops the generation. */
-export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, revisions: readonly RevisionEntry[], index: number) => boolean;
+/** Takes each generated deployment with its metadata and revisions (the store's put); false stops the generation. */
+export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, index: number) => boolean;
 
 const OTHER_STATUSES = ["UNUSED", "AWAITING_DELETE", "UNKNOWN"] as const;
 const OLDER_REVISION_STATUSES = ["DEPLOYED", "INTERRUPTED", "SKIPPED"] as const;
 const BUILD_FAILURES: readonly RevisionStatus[] = ["BUILD_FAILED", "DEPLOY_FAILED", "CREATE_FAILED"];
 const IMAGE_FAILURES: readonly RevisionStatus[] = ["DEPLOY_FAILED", "CREATE_FAILED"];
 const NO_DRAFT = {};
+// Shared by every record without any (records are never changed in place; frozen, so nothing can).
+const NO_TAGS: readonly string[] = Object.freeze([]);
+const NO_SECRETS = Object.freeze([]) as unknown as Deployment["secrets"];
 
 /**
  * `generate.deployments: {count}`: many coherent deployments, fast. json-schema-faker takes about
@@ -270,7 +278,7 @@ const NO_DRAFT = {};
  */
 export function generateDeployments(
   env: GenerationEnv,
-  options: { count: number; tenantId: string; before: number; takenNames: Set<string>; progress?: (done: number) => void },
+  options: { count: number; tenantId: string; before: number; takenNames: TakenNames; progress?: (done: number) => void },
   add: GeneratedSink,
 ): void {
   const { random } = env;
@@ -279,17 +287,19 @@ export function generateDeployments(
   const name = factory.annotated("Deployment", "name");
   const sources = schemaEnum<DeploymentSource>("DeploymentSource").filter((s) => s !== "github" || env.repositories.length);
   const versions = Array.from({ length: 6 }, () => String(fakeProperty(random.faker, "Deployment", "image_version")));
-  const tags = Array.from({ length: 8 }, () => random.uuid4());
+  // One array per tag, shared by the records that have it (records are never changed in place).
+  const tagLists = Array.from({ length: 8 }, () => [random.uuid4()]);
   const secret = { name: factory.annotated("Secret", "name"), value: factory.annotated("Secret", "value") };
   const taken = options.takenNames;
+  const names = taken.generatedSet();
   for (let i = 0; i < options.count; i++) {
     // Start-up blocks while this runs (10,000 take seconds): let the CLI say how far it got.
     if (options.progress && i % 1000 === 0 && i > 0) options.progress(i);
     const source = random.pick(sources);
     const id = uuid();
-    let deploymentName = flat(`${String(name())}-${i + 1}`.slice(0, 63));
-    // Taken when adding it leaves the set as large as it was (one lookup, not has() then add()).
-    for (let size = taken.size; taken.add(deploymentName).size === size; ) deploymentName = flat(`${deploymentName.slice(0, 60)}-${random.int(0, 99)}`);
+    let deploymentName = nameWith(String(name()), i + 1);
+    while (taken.has(deploymentName)) deploymentName = nameWith(deploymentName.slice(0, 60), random.int(0, 99));
+    names.push(deploymentName);
     const createdAt = options.before - random.int(1, 700) * DAY_MS - random.int(0, DAY_MS - 1);
     const configs = factory.configs(source, id, NO_DRAFT);
     const revisions = generatedRevisions(factory, random, id, source, configs.source_revision_config, createdAt);
@@ -320,34 +330,28 @@ export function generateDeployments(
       image_version: random.pick(versions),
     };
     const meta: DeploymentMeta = {
-      tag_value_ids: random.next() < 0.5 ? [random.pick(tags)] : [],
+      tag_value_ids: random.next() < 0.5 ? random.pick(tagLists) : NO_TAGS,
       remote_reconciled: random.next() < 0.25,
-      revision_ids: idsOf(revisions),
+      revisions,
       fail_next_at: null,
     };
-    if (!add(deployment, meta, revisions, i)) return;
+    if (!add(deployment, meta, i)) return;
   }
 }
 
 /**
- * The joined string, flattened: reading a character makes V8 copy the pieces of a concatenation into
- * one string, which the next collection keeps instead of the pieces (half the memory of a name), and
- * which is hashed (name sets, indexes) without walking the pieces each time.
+ * `${base}-${suffix}` as one flat string, cut to 63 characters. A concatenation (`+`, a template
+ * literal) is a string object per piece; flattening one copies the characters into a new string but
+ * leaves the record holding a wrapper object that points at it. join() writes one string, which is
+ * hashed (names, indexes) without walking pieces.
  */
-function flat(joined: string): string {
-  joined.charCodeAt(0);
-  return joined;
-}
-
-/** The revisions' ids, as an array literal of the exact length (see compileConfig). */
-function idsOf(revisions: readonly RevisionEntry[]): string[] {
-  const id = (i: number) => (revisions[i] as RevisionEntry).revision.id;
-  return revisions.length === 1 ? [id(0)] : revisions.length === 2 ? [id(0), id(1)] : [id(0), id(1), id(2)];
+function nameWith(base: string, suffix: number): string {
+  return [base, "-", suffix].join("").slice(0, 63);
 }
 
 /** Secrets are environment variables: one value per name. At most two, as an array literal (see compileConfig). */
 function distinctSecrets(draw: { name: Draw; value: Draw }, count: number): Deployment["secrets"] {
-  if (count === 0) return [];
+  if (count === 0) return NO_SECRETS;
   const first = { name: String(draw.name()), value: String(draw.value()) };
   if (count === 1) return [first];
   // The second name is drawn again while it is the first's (at most 19 more times).
@@ -377,7 +381,10 @@ function generatedRevisions(factory: DeploymentFactory, random: Random, deployme
   // The values revisions were built from so far: the newest's, then up to two older ones.
   const newestValue = config[field];
   let olderValue: unknown;
-  const out: RevisionEntry[] = new Array(count);
+  // Newest first, as an array literal of the exact length once all are made (see compileConfig).
+  let newest: RevisionEntry | undefined;
+  let second: RevisionEntry | undefined;
+  let third: RevisionEntry | undefined;
   for (let k = count - 1; k >= 0; k--) {
     const created = createdAt + k * 3_600_000;
     const status: RevisionStatus = k === count - 1 ? (random.next() < 0.85 ? "DEPLOYED" : random.pick(failures)) : random.pick(OLDER_REVISION_STATUSES);
@@ -391,7 +398,7 @@ function generatedRevisions(factory: DeploymentFactory, random: Random, deployme
       revisionConfig = older(config, value);
       olderValue = value;
     }
-    out[count - 1 - k] = {
+    const entry: RevisionEntry = {
       deployment_id: deploymentId,
       remote_reconciled: false,
       revision: {
@@ -403,6 +410,10 @@ function generatedRevisions(factory: DeploymentFactory, random: Random, deployme
         source_revision_config: revisionConfig,
       },
     };
+    if (!newest) newest = entry;
+    else if (!second) second = entry;
+    else third = entry;
   }
-  return out;
+  const first = newest as RevisionEntry;
+  return !second ? [first] : !third ? [first, second] : [first, second, third];
 }

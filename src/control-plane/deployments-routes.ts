@@ -104,9 +104,9 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
           active_revision_id: null,
           image_version: CURRENT_IMAGE_VERSION,
         };
-        store.put(deployment, { tag_value_ids: [], remote_reconciled: false, revision_ids: [], fail_next_at: null });
+        store.put(deployment, { tag_value_ids: [], remote_reconciled: false, revisions: [], fail_next_at: null });
         if (startsRevision) lifecycle.newRevision(id, body.source, revisionConfig);
-        return toWire(scope, store.deployments.get(id) as Deployment);
+        return toWire(scope, store.byId(id) as Deployment);
       },
     }),
     route<{ query: { deployment_ids: string[] }; headers: TenantHeader }>({
@@ -169,7 +169,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
         const revisionConfig: ConfigObject = { ...base, ...Object.fromEntries(changes) };
         if (newRevision) revisionConfig.repo_commit_sha = commitFor(ctx, revisionSource);
         // Without a new revision the stored revision configuration stays: it is checked for the source it was built for.
-        const latestSource = (deployment.latest_revision_id && store.revisions.get(deployment.latest_revision_id)?.revision.source) || deployment.source;
+        const latestSource = (deployment.latest_revision_id && store.revisionOf(deployment.id, deployment.latest_revision_id)?.revision.source) || deployment.source;
         const problem = newRevision
           ? sourceProblems(revisionSource, config, revisionConfig, { deploymentSource: deployment.source })[0]
           : sourceProblems(latestSource, config, deployment.source_revision_config, { startsRevision: false, deploymentSource: deployment.source })[0];
@@ -184,7 +184,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
           updated_at: ctx.clock.now(),
         });
         if (newRevision) lifecycle.newRevision(deployment.id, revisionSource, revisionConfig);
-        return toWire(scope, store.deployments.get(deployment.id) as Deployment);
+        return toWire(scope, store.byId(deployment.id) as Deployment);
       },
     }),
     route<{ params: { deployment_id: string }; query: { delete_tracing_project: boolean }; headers: TenantHeader }>({

@@ -43,15 +43,33 @@ export function storedTimes<T extends { created_at: string; updated_at: string }
 
 /**
  * What the real service knows about a deployment but the wire record has no field for: tags and the
- * remote-reconciled flag (list filters), its revisions (newest first) and a scripted failure.
+ * remote-reconciled flag (list filters), its revisions and a scripted failure.
  */
 export interface DeploymentMeta {
   tag_value_ids: readonly string[];
   remote_reconciled: boolean;
-  revision_ids: readonly string[];
+  /**
+   * Its revisions, newest first. Kept with the deployment, not in a map by revision id: every lookup
+   * of a revision knows its deployment, and one map entry per deployment instead of one more per
+   * revision is a good part of what loading 100,000 generated deployments costs.
+   */
+  revisions: readonly RevisionEntry[];
   /** The next revision fails when it reaches this step (admin API / fixtures). */
   fail_next_at: RevisionStatus | null;
 }
+
+/**
+ * A deployment as the collection holds it: the wire record and its metadata, one map entry for both
+ * (a second map keyed by the same id was a tenth of loading 100,000 generated deployments). A write of
+ * either stores a new entry that shares the other.
+ */
+export interface StoredDeployment {
+  deployment: Deployment;
+  meta: DeploymentMeta;
+}
+
+/** The metadata of a deployment that has none stored: shared, never written. */
+const NO_META: DeploymentMeta = Object.freeze({ tag_value_ids: Object.freeze([]), remote_reconciled: false, revisions: Object.freeze([]), fail_next_at: null });
 
 export interface RevisionEntry {
   deployment_id: string;
@@ -68,15 +86,13 @@ export function schemaKeys(def: string): readonly string[] {
 const keysByDef = new Map<string, readonly string[]>();
 
 /**
- * The deployments of one mock: wire records, their internal metadata and revisions, in copy-on-write
- * collections (so reset() is a shallow copy), plus an index per tenant — names (uniqueness) and the
+ * The deployments of one mock: wire records and their metadata (revisions included), in a copy-on-write
+ * collection (so reset() is a shallow copy), plus an index per tenant — names (uniqueness) and the
  * newest-first order list requests page through — kept up to date by each write instead of being
  * rebuilt, so a create costs the same with 10 or 100,000 deployments stored.
  */
 export class DeploymentStore {
-  readonly deployments: Collection<Deployment>;
-  readonly meta: Collection<DeploymentMeta>;
-  readonly revisions: Collection<RevisionEntry>;
+  private readonly entries: Collection<StoredDeployment>;
   private index = new Map<string, TenantIndex>();
   /**
    * The collection version the index matches. Writes through this class update the index in step;
@@ -86,61 +102,71 @@ export class DeploymentStore {
   private indexVersion = -1;
 
   constructor(ctx: MockContext) {
-    this.deployments = ctx.data.deployments;
-    this.meta = ctx.data.deploymentMeta;
-    this.revisions = ctx.data.revisions;
+    this.entries = ctx.data.deployments;
   }
 
   /** The deployment if it exists in this tenant (another tenant's deployment is "not found"). */
   get(tenantId: string, id: string): Deployment | undefined {
-    const deployment = this.deployments.get(id);
+    const deployment = this.entries.get(id)?.deployment;
     return deployment?.tenant_id === tenantId ? deployment : undefined;
   }
 
+  /** The deployment with this id, whatever its tenant (admin API, lifecycle). */
+  byId(id: string): Deployment | undefined {
+    return this.entries.get(id)?.deployment;
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
+  /** Every deployment of every tenant, in the order they were stored. */
+  *all(): IterableIterator<Deployment> {
+    for (const entry of this.entries.values()) yield entry.deployment;
+  }
+
   metaOf(id: string): DeploymentMeta {
-    return this.meta.get(id) ?? { tag_value_ids: [], remote_reconciled: false, revision_ids: [], fail_next_at: null };
+    return this.entries.get(id)?.meta ?? NO_META;
   }
 
   /** Revisions of a deployment, newest first. */
-  revisionsOf(id: string): RevisionEntry[] {
-    const out: RevisionEntry[] = [];
-    for (const revisionId of this.metaOf(id).revision_ids) {
-      const entry = this.revisions.get(revisionId);
-      if (entry) out.push(entry);
-    }
-    return out;
+  revisionsOf(id: string): readonly RevisionEntry[] {
+    return this.metaOf(id).revisions;
   }
 
   revisionOf(deploymentId: string, revisionId: string): RevisionEntry | undefined {
-    const entry = this.revisions.get(revisionId);
-    return entry?.deployment_id === deploymentId ? entry : undefined;
+    return this.metaOf(deploymentId).revisions.find((entry) => entry.revision.id === revisionId);
   }
 
   /** Adds or replaces a whole deployment with its metadata and revisions (fixtures, create). */
-  put(deployment: Deployment, meta: DeploymentMeta, revisions: readonly RevisionEntry[] = []): void {
-    for (const entry of revisions) this.revisions.set(entry.revision.id, entry);
-    this.meta.set(deployment.id, meta);
-    this.write(deployment);
+  put(deployment: Deployment, meta: DeploymentMeta): void {
+    this.write(deployment, meta);
   }
 
   update(deployment: Deployment): void {
-    this.write(deployment);
+    this.write(deployment, this.metaOf(deployment.id));
   }
 
+  /** Replaces a deployment's metadata (nothing when it does not exist); the index does not depend on it. */
   setMeta(id: string, meta: DeploymentMeta): void {
-    this.meta.set(id, meta);
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    const inStep = this.indexVersion === this.entries.version;
+    this.entries.set(id, { deployment: entry.deployment, meta });
+    if (inStep) this.indexVersion = this.entries.version;
   }
 
+  /** Replaces a revision of its deployment (found by id), or adds it as the newest. */
   setRevision(entry: RevisionEntry): void {
-    this.revisions.set(entry.revision.id, entry);
+    const meta = this.metaOf(entry.deployment_id);
+    const at = meta.revisions.findIndex((r) => r.revision.id === entry.revision.id);
+    this.setMeta(entry.deployment_id, { ...meta, revisions: at < 0 ? [entry, ...meta.revisions] : meta.revisions.with(at, entry) });
   }
 
   remove(id: string): void {
-    for (const revisionId of this.metaOf(id).revision_ids) this.revisions.delete(revisionId);
-    this.meta.delete(id);
-    const old = this.deployments.get(id);
-    const inStep = this.indexVersion === this.deployments.version;
-    if (!this.deployments.delete(id) || !old) return;
+    const old = this.byId(id);
+    const inStep = this.indexVersion === this.entries.version;
+    if (!this.entries.delete(id) || !old) return;
     if (!inStep) return;
     const tenant = this.index.get(old.tenant_id);
     const at = tenant ? positionOf(tenant.oldestFirst, old) : -1;
@@ -149,7 +175,7 @@ export class DeploymentStore {
     tenant.nameText = undefined;
     tenant.byStatus = undefined;
     if (tenant.names.get(old.name) === id) tenant.names.delete(old.name);
-    this.indexVersion = this.deployments.version;
+    this.indexVersion = this.entries.version;
   }
 
   nameTaken(tenantId: string, name: string): boolean {
@@ -219,13 +245,13 @@ export class DeploymentStore {
    * the index is already out of step (a bulk load before any read) only touch the collection: the
    * index is built once, on the next read, instead of once per record.
    */
-  private write(deployment: Deployment): void {
-    if (this.indexVersion !== this.deployments.version) {
-      this.deployments.set(deployment.id, deployment);
+  private write(deployment: Deployment, meta: DeploymentMeta): void {
+    if (this.indexVersion !== this.entries.version) {
+      this.entries.set(deployment.id, { deployment, meta });
       return;
     }
-    const old = this.deployments.get(deployment.id);
-    this.deployments.set(deployment.id, deployment);
+    const old = this.byId(deployment.id);
+    this.entries.set(deployment.id, { deployment, meta });
     const tenant = this.index.get(deployment.tenant_id) ?? (old ? undefined : this.emptyTenant(deployment.tenant_id));
     if (!tenant) return;
     const list = tenant.oldestFirst;
@@ -245,7 +271,7 @@ export class DeploymentStore {
       list.splice(insertionPoint(list, deployment), 0, deployment);
       tenant.names.set(deployment.name, deployment.id);
     }
-    this.indexVersion = this.deployments.version;
+    this.indexVersion = this.entries.version;
   }
 
   private emptyTenant(tenantId: string): TenantIndex {
@@ -255,15 +281,15 @@ export class DeploymentStore {
   }
 
   private indexed(tenantId: string): TenantIndex {
-    if (this.indexVersion !== this.deployments.version) {
+    if (this.indexVersion !== this.entries.version) {
       const byTenant = new Map<string, Deployment[]>();
-      for (const d of this.deployments.values()) {
+      for (const { deployment: d } of this.entries.values()) {
         const list = byTenant.get(d.tenant_id);
         if (list) list.push(d);
         else byTenant.set(d.tenant_id, [d]);
       }
       this.index = new Map([...byTenant].map(([tenant, list]) => [tenant, tenantIndex(list.sort(oldestFirst))]));
-      this.indexVersion = this.deployments.version;
+      this.indexVersion = this.entries.version;
     }
     return this.index.get(tenantId) ?? this.emptyTenant(tenantId);
   }

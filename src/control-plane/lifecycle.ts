@@ -101,10 +101,9 @@ export class Lifecycle {
     this.interrupt(deploymentId, now);
     const revision: Revision = { id: this.ctx.random.uuid4(), created_at: now, updated_at: now, status: "CREATING", source, source_revision_config: config };
     const meta = this.store.metaOf(deploymentId);
-    this.store.setRevision({ deployment_id: deploymentId, remote_reconciled: false, revision });
+    this.store.setMeta(deploymentId, { ...meta, revisions: [{ deployment_id: deploymentId, remote_reconciled: false, revision }, ...meta.revisions], fail_next_at: null });
     this.history.set(revision.id, [{ status: "CREATING", at: now }]);
-    this.store.setMeta(deploymentId, { ...meta, revision_ids: [revision.id, ...meta.revision_ids], fail_next_at: null });
-    const deployment = this.store.deployments.get(deploymentId);
+    const deployment = this.store.byId(deploymentId);
     if (deployment) this.store.update({ ...deployment, latest_revision_id: revision.id, source_revision_config: config, updated_at: now });
     this.resume(deploymentId, revision.id, source, "CREATING", meta.fail_next_at, now);
     return revision;
@@ -203,9 +202,9 @@ export class Lifecycle {
    * a revision has left its first step, and `active_revision_id` follows the revision that is DEPLOYED.
    */
   private settle(entry: InFlight, status: RevisionStatus, at: number): void {
-    const current = this.store.revisions.get(entry.revision_id);
+    const current = this.store.revisionOf(entry.deployment_id, entry.revision_id);
     if (current) this.store.setRevision({ ...current, revision: { ...current.revision, status, updated_at: at } });
-    const deployment = this.store.deployments.get(entry.deployment_id);
+    const deployment = this.store.byId(entry.deployment_id);
     if (!deployment) return;
     const ready = deployment.status === "AWAITING_DATABASE" && status !== "INTERRUPTED" ? "READY" : deployment.status;
     const active = status === "DEPLOYED" ? entry.revision_id : deployment.active_revision_id;

@@ -57,7 +57,7 @@ export function revisionsRoutes(ctx: MockContext): RouteSpec[] {
         const { revision } = requireRevision(deployments.store, deployment, params.revision_id);
         if (isInFlight(revision.status)) throw controlPlaneErrors.revisionInFlight(revision.id, revision.status);
         deployments.lifecycle.newRevision(deployment.id, revision.source, revision.source_revision_config);
-        return toWire(scope, deployments.store.deployments.get(deployment.id) as Deployment);
+        return toWire(scope, deployments.store.byId(deployment.id) as Deployment);
       },
     }),
   ];

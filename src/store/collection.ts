@@ -18,10 +18,11 @@ export class Collection<T> {
    */
   onWrite: ((id: string | undefined, record: T | undefined, previous: T | undefined) => void) | undefined;
   /**
-   * Whether onWrite is given the record a write replaced. Finding it is a lookup per write — a good
-   * part of loading 100,000 generated records — so a listener that does not use it turns it off.
+   * Whether onWrite is given the record a write replaced, asked at each write. Finding it is a lookup
+   * per write — a good part of loading 100,000 generated records — so a listener that does not use
+   * it (or not at the moment: nobody follows the change feed) says so.
    */
-  onWriteTakesPrevious = true;
+  onWriteTakesPrevious: () => boolean = () => true;
 
   constructor(readonly name: string) {}
 
@@ -38,7 +39,7 @@ export class Collection<T> {
   }
 
   set(id: string, record: T): T {
-    const previous = this.onWrite && this.onWriteTakesPrevious ? this.items.get(id) : undefined;
+    const previous = this.onWrite && this.onWriteTakesPrevious() ? this.items.get(id) : undefined;
     this.own().set(id, record);
     this.version++;
     this.onWrite?.(id, record, previous);
@@ -47,7 +48,7 @@ export class Collection<T> {
 
   delete(id: string): boolean {
     if (!this.items.has(id)) return false;
-    const previous = this.onWrite && this.onWriteTakesPrevious ? this.items.get(id) : undefined;
+    const previous = this.onWrite && this.onWriteTakesPrevious() ? this.items.get(id) : undefined;
     const deleted = this.own().delete(id);
     if (deleted) {
       this.version++;

@@ -10,7 +10,7 @@ import type { FeedbackToken } from "../tracing/feedback-tokens.js";
 import type { FeedbackRecord } from "../tracing/feedback-records.js";
 import type { FeedbackConfigRecord } from "../tracing/feedback-config-routes.js";
 import type { FeedbackFormula } from "../tracing/feedback-formula-routes.js";
-import type { Deployment, DeploymentMeta, RevisionEntry } from "../control-plane/deployments-store.js";
+import type { StoredDeployment } from "../control-plane/deployments-store.js";
 import type { InFlight, Transition } from "../control-plane/lifecycle.js";
 import type { StoredIntegration } from "../control-plane/integrations-store.js";
 import type { StoredProvider } from "../control-plane/providers-store.js";
@@ -45,9 +45,8 @@ export class Repositories {
   readonly feedbackConfigs: Collection<FeedbackConfigRecord>;
   readonly feedbackFormulas: Collection<FeedbackFormula>;
   // Control plane
-  readonly deployments: Collection<Deployment>;
-  readonly deploymentMeta: Collection<DeploymentMeta>;
-  readonly revisions: Collection<RevisionEntry>;
+  /** Each deployment with its metadata and revisions. */
+  readonly deployments: Collection<StoredDeployment>;
   /** Revisions whose lifecycle is still moving on the mock's clock. */
   readonly deploymentLifecycles: Collection<InFlight>;
   /** Each revision's status transitions, by revision id (build and deploy logs). */
@@ -78,8 +77,6 @@ export class Repositories {
     this.feedbackConfigs = store.collection("feedback_configs");
     this.feedbackFormulas = store.collection("feedback_formulas");
     this.deployments = store.collection("deployments");
-    this.deploymentMeta = store.collection("deployment_meta");
-    this.revisions = store.collection("revisions");
     this.deploymentLifecycles = store.collection("deployment_lifecycles");
     this.revisionHistory = store.collection("revision_history");
     this.integrations = store.collection("integrations");

@@ -27,8 +27,8 @@ interface Stored {
 describe("the bundled deployments", () => {
   const app = createApp({ seed: 42, lifecycle: "manual" });
   const data = mockOf(app).context.data;
-  const all = [...data.deployments.values()] as Stored["deployment"][];
-  const revisions = [...data.revisions.values()].map((r) => r.revision.status);
+  const all = [...data.deployments.values()].map((stored) => stored.deployment) as unknown as Stored["deployment"][];
+  const revisions = [...data.deployments.values()].flatMap((stored) => stored.meta.revisions.map((r) => r.revision.status));
 
   it("cover every source, deployment type, status and revision status, in both tenants", () => {
     expect(all.length).toBeGreaterThanOrEqual(25);
@@ -124,6 +124,19 @@ describe("fixture entries are completed coherently", () => {
     const versions = (await request(app).get("/v2/deployments?limit=100").expect(200)).body.resources.map((d: { image_version: string }) => d.image_version);
     // Agent-server image versions, as the real service reports them (0.4.46), not any semver.
     for (const version of versions) expect(version).toMatch(/^0\.[2-4]\.\d{1,2}$/);
+  });
+
+  it("a generated name a fixture entry already has is drawn again", () => {
+    const generated = (fixtures: object[]) => {
+      const app = createApp({ seed: 5, fixtures: [{ deployments: fixtures, generate: { deployments: { count: 50 } } }] });
+      return [...mockOf(app).context.data.deployments.values()].map((stored) => stored.deployment.name);
+    };
+    // Fixture entries do not change what is generated, up to the first clash.
+    const taken = generated([]).find((name) => name.endsWith("-10")) as string;
+    const names = generated([{ name: taken, source: "external_docker" }]);
+    expect(names).toHaveLength(51);
+    expect(new Set(names).size).toBe(51);
+    expect(names.filter((name) => name.startsWith(`${taken}-`))).toHaveLength(1);
   });
 
   it("10,000 generated deployments load, list and reset", async () => {
