@@ -6,8 +6,9 @@
 //   {cmd: "answers", answers: [{method, path, status, contentType, body (base64), frames?}]}
 //       the bytes the bare servers answer with (recorded from the mock), by exact method and path;
 //       `frames` (SSE) are written one write() each, as a stream would.
-//   {cmd: "usage"} → {cpuUs, cpuAfterGcUs, rss, peak}: CPU time used so far (read before the full GC this
-//       message runs, and again after it), RSS after that GC, highest RSS since the last usage. A window
+//   {cmd: "usage", settleMs?} → {cpuUs, cpuAfterGcUs, rss, peak}: CPU time used so far (read before the full
+//       GC this message runs, and again after it), RSS after that GC (`settleMs` later, when given), highest
+//       RSS since the last usage. A window
 //       measured between two usages is `after.cpuUs - before.cpuAfterGcUs`: the bench's own forced GC
 //       is in neither (a bigger heap would otherwise pay for the measurement itself).
 //   {cmd: "profile-start"}, {cmd: "profile-stop"} → {profile}: a CPU profile of what ran in between.
@@ -80,9 +81,11 @@ process.on("message", (msg) => {
     const peak = Math.max(peakRss, process.memoryUsage().rss);
     globalThis.gc?.();
     peakRss = 0;
-    const rss = process.memoryUsage().rss;
     const after = process.cpuUsage();
-    process.send({ cmd: "usage", cpuUs: user + system, cpuAfterGcUs: after.user + after.system, rss, peak });
+    const send = () => process.send({ cmd: "usage", cpuUs: user + system, cpuAfterGcUs: after.user + after.system, rss: process.memoryUsage().rss, peak });
+    // V8 hands freed heap pages back to the system from a background thread, shortly after the GC.
+    if (msg.settleMs) setTimeout(send, msg.settleMs);
+    else send();
   } else if (msg.cmd === "profile-start") {
     // Profiling only the measured stretch (start-up excluded), through the inspector of this process.
     import("node:inspector").then(({ Session }) => {
