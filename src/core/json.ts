@@ -32,6 +32,42 @@ export function copyJson<T>(value: T): T {
   return out as T;
 }
 
+/**
+ * The JSON text of a value that is plain JSON data — what JSON.parse gives: null, booleans, finite
+ * numbers (not -0), strings, arrays without holes, objects of Object.prototype or none with only
+ * enumerable data properties — else undefined. Two such values with the same text are the same, so
+ * the text can key what was computed from the value.
+ */
+export function jsonText(value: unknown): string | undefined {
+  return isJsonData(value) ? JSON.stringify(value) : undefined;
+}
+
+function isJsonData(value: unknown): boolean {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
+  if (typeof value !== "object") return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!Object.hasOwn(value, i) || !isJsonData(value[i])) return false;
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const descriptors = Object.getOwnPropertyDescriptors(value);
+  if (Object.getOwnPropertySymbols(descriptors).length) return false;
+  for (const key of Object.keys(descriptors)) {
+    const d = descriptors[key] as PropertyDescriptor;
+    if (!d.enumerable || !("value" in d) || !isJsonData(d.value)) return false;
+  }
+  return true;
+}
+
+/** Freezes a JSON value and everything in it, so that values shared between mocks cannot be changed. */
+export function freezeJson<T>(value: T): T {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
+  for (const key of Object.keys(value)) freezeJson((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
+}
+
 export function getOwn(source: unknown, key: string): unknown {
   return isPlainObject(source) && Object.hasOwn(source, key) ? source[key] : undefined;
 }

@@ -59,6 +59,11 @@ export class Random {
     this.seedFaker(seed);
   }
 
+  /** The seed as text when seeded, else undefined: what a value fixed by the seed is kept under (seeds whose text is the same give the same values). */
+  get seedKey(): string | undefined {
+    return this.seeded ? this.seedText : undefined;
+  }
+
   /** A float in [0, 1). */
   next(): number {
     // sfc32: small, fast and well distributed; good enough for test data. The state is updated in

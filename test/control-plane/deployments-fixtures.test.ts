@@ -105,6 +105,21 @@ describe("fixture entries are completed coherently", () => {
     expect(await pick(one)).toBe(await pick(two));
   });
 
+  it("a later mock with the same seed stores what the first did, on its own base URL; another seed its own; the fixture objects are left as they were", async () => {
+    const entry = { name: "kept", source: "github" };
+    const fixtures = ["fixtures/organization.json", "fixtures/integrations.json", { deployments: [entry, { name: "own-url", source: "github", source_config: { custom_url: "https://own.example" } }] }];
+    const stored = (app: ReturnType<typeof createApp>) => JSON.stringify([...mockOf(app).context.data.deployments.values()]);
+    const first = createApp({ seed: 6, publicUrl: "http://one.test", fixtures });
+    const other = createApp({ seed: 7, publicUrl: "http://one.test", fixtures });
+    const later = createApp({ seed: 6, publicUrl: "http://two.test", fixtures });
+    expect(stored(later)).toBe(stored(first).replaceAll("http://one.test", "http://two.test"));
+    expect(stored(later)).toContain("https://own.example");
+    expect(stored(other)).not.toBe(stored(first));
+    expect(Object.isFrozen(entry)).toBe(false);
+    const pick = async (app: ReturnType<typeof createApp>) => (await request(app).get("/v2/deployments").expect(200)).text;
+    expect((await pick(later)).replaceAll("http://two.test", "http://one.test")).toBe(await pick(first));
+  });
+
   it("generated deployments are coherent: one value per secret name; older revisions come from another commit, image or upload", async () => {
     const app = createApp({ seed: 11, fixtures: ["fixtures/organization.json", "fixtures/integrations.json", { generate: { deployments: { count: 300 } } }] });
     const artifact: Record<string, string> = { github: "repo_commit_sha", external_docker: "image_uri", internal_docker: "image_uri", internal_source: "source_tarball_path" };
