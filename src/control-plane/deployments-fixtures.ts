@@ -69,8 +69,8 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   for (const entry of fixtures.entries("deployments")) {
     const label = `deployments/${entry.index}`;
     const value = inputs === undefined ? undefined : jsonText(entry.value);
-    const key = value === undefined ? undefined : `${inputs}\u0000${label}\u0000${value}`;
-    const kept = key === undefined ? undefined : completedEntries.get(key);
+    const key = inputs === undefined || value === undefined ? undefined : { inputs, entry: `${label}\u0000${value}` };
+    const kept = key && completedEntries.get(key.inputs, key.entry);
     let loaded: Loaded;
     if (kept) {
       // What completing it does to the mock's own generator: generate() leaves its faker seeded for the label.
@@ -83,7 +83,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
       let ok = fixtures.check(entry, DEPLOYMENT_REF, completed.deployment);
       completed.revisions.forEach((r, i) => (ok = fixtures.check({ file: entry.file, pointer: `${entry.pointer}/revisions/${i}` }, REVISION_REF, r.revision) && ok));
       if (!ok) continue;
-      loaded = key === undefined ? completed : completedEntries.keep(key, { loaded: completed, baseUrl }).loaded;
+      loaded = key ? completedEntries.keep(key.inputs, key.entry, { loaded: completed, baseUrl }).loaded : completed;
     }
     const problem = (pointer: string, reason: string) => fixtures.problem(entry, reason, pointer);
     const problemsBefore = fixtures.problems.length;

@@ -52,11 +52,12 @@ function isJsonData(value: unknown): boolean {
   }
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) return false;
-  const descriptors = Object.getOwnPropertyDescriptors(value);
-  if (Object.getOwnPropertySymbols(descriptors).length) return false;
-  for (const key of Object.keys(descriptors)) {
-    const d = descriptors[key] as PropertyDescriptor;
-    if (!d.enumerable || !("value" in d) || !isJsonData(d.value)) return false;
+  const keys = Object.keys(value);
+  // Symbol keys or hidden properties: more than the text says.
+  if (Reflect.ownKeys(value).length !== keys.length) return false;
+  for (const key of keys) {
+    const d = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
+    if (d.get !== undefined || d.set !== undefined || !isJsonData(d.value)) return false;
   }
   return true;
 }

@@ -3,25 +3,34 @@ import { copyJson, freezeJson } from "../core/json.js";
 /**
  * Values a seeded mock computes at start that are fixed by what they are computed from (the seed
  * included), kept for the next mock the process builds from the same inputs: a test suite or a
- * `startMockServer()` per test builds the same seeded mock over and over. The caller's key must name
- * every input. A value is kept as a frozen copy that every later mock shares (records are never
- * changed in place; frozen, a mistake would throw rather than leak between mocks), and the one
- * passed in is left as it was. Bounded: other inputs (other seeds) only add entries.
+ * `startMockServer()` per test builds the same seeded mock over and over. A value's key is in two
+ * parts that together must name every input: `inputs`, what all values of one start share (the
+ * seed…, one string looked up once per start), and `key`, the value's own. A value is kept as a
+ * frozen copy that every later mock shares (records are never changed in place; frozen, a mistake
+ * would throw rather than leak between mocks), and the one passed in is left as it was. Bounded:
+ * other inputs (other seeds) only add entries.
  */
 export class SeededValues<T> {
-  private readonly values = new Map<string, T>();
+  private readonly values = new Map<string, Map<string, T>>();
+  private size = 0;
 
   constructor(private readonly max: number) {}
 
-  get(key: string): T | undefined {
-    return this.values.get(key);
+  get(inputs: string, key: string): T | undefined {
+    return this.values.get(inputs)?.get(key);
   }
 
-  /** Keeps a frozen copy of `value` under `key` and returns it. */
-  keep(key: string, value: T): T {
-    if (this.values.size >= this.max) this.values.clear();
-    const kept = freezeJson(copyJson(value));
-    this.values.set(key, kept);
-    return kept;
+  /** Keeps a frozen copy of `value` and returns it. */
+  keep(inputs: string, key: string, value: T): T {
+    if (this.size >= this.max) {
+      this.values.clear();
+      this.size = 0;
+    }
+    let kept = this.values.get(inputs);
+    if (!kept) this.values.set(inputs, (kept = new Map()));
+    const frozen = freezeJson(copyJson(value));
+    if (!kept.has(key)) this.size++;
+    kept.set(key, frozen);
+    return frozen;
   }
 }

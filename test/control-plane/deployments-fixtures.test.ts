@@ -106,8 +106,8 @@ describe("fixture entries are completed coherently", () => {
   });
 
   it("a later mock with the same seed stores what the first did, on its own base URL; another seed its own; the fixture objects are left as they were", async () => {
-    const entry = { name: "kept", source: "github" };
-    const fixtures = ["fixtures/organization.json", "fixtures/integrations.json", { deployments: [entry, { name: "own-url", source: "github", source_config: { custom_url: "https://own.example" } }] }];
+    const entry = { name: "kept", source: "github" as const };
+    const fixtures: (string | FixtureDocument)[] = ["fixtures/organization.json", "fixtures/integrations.json", { deployments: [entry, { name: "own-url", source: "github", source_config: { custom_url: "https://own.example" } }] }];
     const stored = (app: ReturnType<typeof createApp>) => JSON.stringify([...mockOf(app).context.data.deployments.values()]);
     const first = createApp({ seed: 6, publicUrl: "http://one.test", fixtures });
     const other = createApp({ seed: 7, publicUrl: "http://one.test", fixtures });
