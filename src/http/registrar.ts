@@ -61,7 +61,7 @@ export class Registrar {
     // one fails the suite at start. Elsewhere each validator is compiled on the first request that
     // needs it (still once per process): start-up does not pay for the routes a session never calls.
     if (this.ctx.checkResponses) for (const spec of module.routes) compileSchemas(module, spec);
-    const parsers = bodyParsers(this.ctx.options.bodyLimit);
+    const parsers = bodyParsersFor(this.ctx.options.bodyLimit);
     const cors = corsHandler({ origins: this.ctx.options.corsOrigins });
     const preflightPaths = new Set<string>();
     for (const prefix of module.prefixes) {
@@ -228,6 +228,15 @@ function authenticate(module: ServiceModule): RequestHandler {
 
 type Parsers = Record<NonNullable<RouteSpec["bodyKind"]>, RequestHandler[]>;
 
+/** The parsers by body limit, shared by every module and mock of the process: they keep nothing between requests. */
+const parsersByLimit = new Map<string | undefined, Parsers>();
+
+function bodyParsersFor(limit: string | undefined): Parsers {
+  let parsers = parsersByLimit.get(limit);
+  if (!parsers) parsersByLimit.set(limit, (parsers = bodyParsers(limit)));
+  return parsers;
+}
+
 function bodyParsers(limit: string | undefined): Parsers {
   const json = jsonBody(limit);
   const form = express.urlencoded({ extended: false, limit: limit ?? "1mb" });
@@ -272,10 +281,13 @@ function watchResponse(module: ServiceModule, spec: RouteSpec): RequestHandler {
   };
 }
 
-/** `/threads/{thread_id}` → `/threads/:thread_id` (express 5 path syntax). */
+/** `/threads/{thread_id}` → `/threads/:thread_id` (express 5 path syntax); once per path and process, as route-table.ts's patterns. */
 export function expressPath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ":$1");
+  let converted = expressPaths.get(path);
+  if (converted === undefined) expressPaths.set(path, (converted = path.replace(/\{([^}]+)\}/g, ":$1")));
+  return converted;
 }
+const expressPaths = new Map<string, string>();
 
 function paramNames(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
