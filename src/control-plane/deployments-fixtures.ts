@@ -1,6 +1,6 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { deepMerge, getOwn, isPlainObject, jsonText, omit, toPointer } from "../core/json.js";
+import { deepMerge, getOwn, isPlainObject, omit, toPointer } from "../core/json.js";
 import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
 import { RecordGenerator } from "../store/generate.js";
 import { SeededValues } from "../store/seeded-values.js";
@@ -64,12 +64,11 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   const resumed: Loaded[] = [];
   const baseUrl = ctx.baseUrl();
   // What a completion is fixed by besides its entry and the base URL (see KeptEntry); unseeded mocks draw anew.
-  const inputs = ctx.random.seedKey === undefined ? undefined : jsonText([ctx.random.seedKey, tenancy.defaultTenantId, start, repositories]);
+  const inputs = ctx.random.seedKey === undefined ? undefined : JSON.stringify([ctx.random.seedKey, tenancy.defaultTenantId, start, repositories]);
 
   for (const entry of fixtures.entries("deployments")) {
     const label = `deployments/${entry.index}`;
-    const value = inputs === undefined ? undefined : jsonText(entry.value);
-    const key = inputs === undefined || value === undefined ? undefined : { inputs, entry: `${label}\u0000${value}` };
+    const key = inputs !== undefined && entry.fromFile ? { inputs, entry: `${label}\u0000${JSON.stringify(entry.value)}` } : undefined;
     const kept = key && completedEntries.get(key.inputs, key.entry);
     let loaded: Loaded;
     if (kept) {
@@ -134,8 +133,9 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
 
 /**
  * A fixture entry completed and checked against the schemas, kept for the next seeded mock of the
- * process built from the same inputs: its seed, the entry (its index and JSON text), the default
- * tenant, the clock's start and the integrations' repositories. Completing one is most of a later
+ * process built from the same inputs: its seed, the entry (its index and JSON text; entries read
+ * from files, whose text stands for them exactly), the default tenant, the clock's start and the
+ * integrations' repositories (read from the fixtures too). Completing one is most of a later
  * start otherwise (a derived generator, faker draws, the draft's copy, three schema checks). The
  * base URL is the one input left out of the key: onBaseUrl puts it in.
  */

@@ -32,36 +32,6 @@ export function copyJson<T>(value: T): T {
   return out as T;
 }
 
-/**
- * The JSON text of a value that is plain JSON data — what JSON.parse gives: null, booleans, finite
- * numbers (not -0), strings, arrays without holes, objects of Object.prototype or none with only
- * enumerable data properties — else undefined. Two such values with the same text are the same, so
- * the text can key what was computed from the value.
- */
-export function jsonText(value: unknown): string | undefined {
-  return isJsonData(value) ? JSON.stringify(value) : undefined;
-}
-
-function isJsonData(value: unknown): boolean {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
-  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
-  if (typeof value !== "object") return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!Object.hasOwn(value, i) || !isJsonData(value[i])) return false;
-    return true;
-  }
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  if (prototype !== Object.prototype && prototype !== null) return false;
-  const keys = Object.keys(value);
-  // Symbol keys or hidden properties: more than the text says.
-  if (Reflect.ownKeys(value).length !== keys.length) return false;
-  for (const key of keys) {
-    const d = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
-    if (d.get !== undefined || d.set !== undefined || !isJsonData(d.value)) return false;
-  }
-  return true;
-}
-
 /** Freezes a JSON value and everything in it, so that values shared between mocks cannot be changed. */
 export function freezeJson<T>(value: T): T {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deepMerge, freezeJson, jsonText, omit, setOwn, toPointer } from "../../src/core/json.js";
+import { deepMerge, freezeJson, omit, setOwn, toPointer } from "../../src/core/json.js";
 
 describe("JSON helpers treat __proto__ and constructor as data", () => {
   it("deepMerge keeps a __proto__ key as an own property and pollutes nothing", () => {
@@ -25,22 +25,6 @@ describe("JSON helpers treat __proto__ and constructor as data", () => {
 
   it("toPointer escapes ~ and /", () => {
     expect(toPointer(["a/b", "c~d", 0])).toBe("/a~1b/c~0d/0");
-  });
-});
-
-describe("jsonText keys plain JSON data only", () => {
-  it("gives the JSON text of what a parser gives, __proto__ keys included", () => {
-    const parsed = JSON.parse('{"a":[1,"x",null,true,{"b":-1.5}],"__proto__":{"c":0}}');
-    expect(jsonText(parsed)).toBe(JSON.stringify(parsed));
-    expect(jsonText(Object.assign(Object.create(null), { a: 1 }))).toBe('{"a":1}');
-  });
-
-  it("refuses values whose text would stand for another value", () => {
-    const getter = Object.defineProperty({}, "a", { get: () => 1, enumerable: true });
-    const hidden = Object.defineProperty({}, "a", { value: 1, enumerable: false });
-    for (const value of [{ a: undefined }, { a: NaN }, { a: Infinity }, { a: -0 }, { a: new Date(0) }, [1, , 3], getter, hidden, { [Symbol("s")]: 1 }, new Map(), () => 1]) {
-      expect(jsonText(value), String(value)).toBeUndefined();
-    }
   });
 });
 
