@@ -82,7 +82,9 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
       let ok = fixtures.check(entry, DEPLOYMENT_REF, completed.deployment);
       completed.revisions.forEach((r, i) => (ok = fixtures.check({ file: entry.file, pointer: `${entry.pointer}/revisions/${i}` }, REVISION_REF, r.revision) && ok));
       if (!ok) continue;
-      loaded = key ? completedEntries.keep(key.inputs, key.entry, { loaded: completed, baseUrl }).loaded : completed;
+      // Its objects are this start's own: the draft's copy, new objects, and parts of a file's parse.
+      if (key) completedEntries.keep(key.inputs, key.entry, { loaded: completed, baseUrl });
+      loaded = completed;
     }
     const problem = (pointer: string, reason: string) => fixtures.problem(entry, reason, pointer);
     const problemsBefore = fixtures.problems.length;
