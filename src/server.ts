@@ -169,9 +169,16 @@ function originOf(server: Server, host: string): string {
   return `http://${shown}:${port}`;
 }
 
+/**
+ * Resolves once the server is closed and its listening socket released. The "close" event comes
+ * before the socket is (on the event loop's next close phase), and until then the socket keeps the
+ * server, and through its request handler the whole mock, in memory: mocks started and closed in a
+ * loop that never yields to the event loop all stayed alive, and every young-generation collection
+ * copied them again (most of a later start). An immediate queued on "close" runs after that phase.
+ */
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    server.close(() => setImmediate(resolve));
     server.closeAllConnections();
   });
 }

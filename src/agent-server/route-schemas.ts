@@ -12,10 +12,18 @@ export const ERROR = "common/errors.json#/$defs/HTTPError";
 export const THREAD_PATH = object({ thread_id: UUID });
 export const RUN_PATH = object({ thread_id: UUID, run_id: UUID });
 
-/** The error statuses a route answers with, each in the `{detail}` shape. */
-export function errors(...statuses: number[]): Record<number, ResponseSpec> {
-  return Object.fromEntries(statuses.map((s) => [s, ERROR]));
+/**
+ * The error statuses a route answers with, each in the `{detail}` shape. Made once per list and
+ * process (routes spread it into their own `responses`): an object with integer keys is built with
+ * room for every index up to the largest, kilobytes each, for a hundred routes per start.
+ */
+export function errors(...statuses: number[]): Readonly<Record<number, ResponseSpec>> {
+  const key = statuses.join();
+  let spec = errorSpecs.get(key);
+  if (!spec) errorSpecs.set(key, (spec = Object.freeze(Object.fromEntries(statuses.map((s) => [s, ERROR])))));
+  return spec;
 }
+const errorSpecs = new Map<string, Readonly<Record<number, ResponseSpec>>>();
 
 /** Declared request headers (node lowercases names); none is required. */
 export function headers(properties: Record<string, JsonSchema>): JsonSchema {

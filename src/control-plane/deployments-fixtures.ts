@@ -3,7 +3,8 @@ import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, isPlainObject, omit, toPointer } from "../core/json.js";
 import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
 import { RecordGenerator } from "../store/generate.js";
-import { NAME_PATTERN, sourceProblems } from "./deployments-rules.js";
+import { SeededValues } from "../store/seeded-values.js";
+import { NAME_PATTERN, SOURCE_RULES, sourceProblems } from "./deployments-rules.js";
 import {
   DEPLOYMENT_REF,
   REVISION_REF,
@@ -18,7 +19,7 @@ import {
   type RevisionStatus,
   type RevisionWire,
 } from "./deployments-store.js";
-import type { Deployments } from "./deployments-service.js";
+import { agentUrl, type Deployments } from "./deployments-service.js";
 import { coherentConfigs, generateDeployments, olderRevisionConfig, schemaEnum, type GenerationEnv } from "./deployments-generate.js";
 import { isInFlight, pathFor } from "./lifecycle.js";
 import { TakenNames } from "./deployment-names.js";
@@ -63,16 +64,32 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   const knownTenant = (id: string) => tenancy.tenantIds.length === 0 || tenancy.tenantIds.includes(id);
   const generator = new RecordGenerator(ctx.random);
   const resumed: Loaded[] = [];
+  const baseUrl = ctx.baseUrl();
+  // What a completion is fixed by besides its entry and the base URL (see KeptEntry); unseeded mocks draw anew.
+  const inputs = ctx.random.seedKey === undefined ? undefined : JSON.stringify([ctx.random.seedKey, tenancy.defaultTenantId, start, repositories]);
 
   for (const entry of fixtures.entries("deployments")) {
-    if (!fixtures.check(entry, FIXTURE_REF, entry.value)) continue;
-    const env: GenerationEnv = { random: ctx.random.derive(`deployments/${entry.index}`), repositories, baseUrl: ctx.baseUrl() };
-    const loaded = completeEntry(entry, env, generator.generate(DEPLOYMENT_REF, `deployments/${entry.index}`), tenancy.defaultTenantId, start);
+    const label = `deployments/${entry.index}`;
+    const key = inputs !== undefined && entry.fromFile ? { inputs, entry: `${label}\u0000${JSON.stringify(entry.value)}` } : undefined;
+    const kept = key && completedEntries.get(key.inputs, key.entry);
+    let loaded: Loaded;
+    if (kept) {
+      // What completing it does to the mock's own generator: generate() leaves its faker seeded for the label.
+      ctx.random.seedFakerFor(label);
+      loaded = onBaseUrl(kept, entry, baseUrl);
+    } else {
+      if (!fixtures.check(entry, FIXTURE_REF, entry.value)) continue;
+      const env: GenerationEnv = { random: ctx.random.derive(label), repositories, baseUrl };
+      const completed = completeEntry(entry, env, generator.generate(DEPLOYMENT_REF, label), tenancy.defaultTenantId, start);
+      let ok = fixtures.check(entry, DEPLOYMENT_REF, completed.deployment);
+      completed.revisions.forEach((r, i) => (ok = fixtures.check({ file: entry.file, pointer: `${entry.pointer}/revisions/${i}` }, REVISION_REF, r.revision) && ok));
+      if (!ok) continue;
+      // Its objects are this start's own: the draft's copy, new objects, and parts of a file's parse.
+      if (key) completedEntries.keep(key.inputs, key.entry, { loaded: completed, baseUrl });
+      loaded = completed;
+    }
     const problem = (pointer: string, reason: string) => fixtures.problem(entry, reason, pointer);
     const problemsBefore = fixtures.problems.length;
-    let ok = fixtures.check(entry, DEPLOYMENT_REF, loaded.deployment);
-    loaded.revisions.forEach((r, i) => (ok = fixtures.check({ file: entry.file, pointer: `${entry.pointer}/revisions/${i}` }, REVISION_REF, r.revision) && ok));
-    if (!ok) continue;
     const { deployment } = loaded;
     for (const p of sourceProblems(deployment.source, deployment.source_config, deployment.source_revision_config)) problem(toPointer(p.field.split(".")), p.reason);
     if (!NAME_PATTERN.test(deployment.name)) problem("/name", `must match ${NAME_PATTERN.source} (lowercase letters, digits and hyphens, starting with a letter)`);
@@ -116,6 +133,34 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   for (const { deployment, resume } of resumed) {
     if (resume) lifecycle.resume(deployment.id, resume.revision.id, resume.revision.source, resume.revision.status, resume.failAt, start);
   }
+}
+
+/**
+ * A fixture entry completed and checked against the schemas, kept for the next seeded mock of the
+ * process built from the same inputs: its seed, the entry (its index and JSON text; entries read
+ * from files, whose text stands for them exactly), the default tenant, the clock's start and the
+ * integrations' repositories (read from the fixtures too). Completing one is most of a later
+ * start otherwise (a derived generator, faker draws, the draft's copy, three schema checks). The
+ * base URL is the one input left out of the key: onBaseUrl puts it in.
+ */
+interface KeptEntry {
+  loaded: Loaded;
+  /** The base URL it was completed on. */
+  baseUrl: string;
+}
+const completedEntries = new SeededValues<KeptEntry>(5000);
+
+/**
+ * A kept completion on this mock's base URL. The one value of a completion that depends on it is a
+ * hosted deployment's generated `custom_url`, its agent URL on the mock (coherentConfigs); an
+ * entry's own `custom_url` wins over it.
+ */
+function onBaseUrl(kept: KeptEntry, entry: FixtureEntry, baseUrl: string): Loaded {
+  const { loaded } = kept;
+  const { deployment } = loaded;
+  const generated = SOURCE_RULES[deployment.source].hosted && getOwn(getOwn(entry.value, "source_config"), "custom_url") === undefined;
+  if (kept.baseUrl === baseUrl || !generated) return loaded;
+  return { ...loaded, deployment: { ...deployment, source_config: { ...deployment.source_config, custom_url: agentUrl(baseUrl, deployment.id) } } };
 }
 
 /**

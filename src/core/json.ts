@@ -32,6 +32,13 @@ export function copyJson<T>(value: T): T {
   return out as T;
 }
 
+/** Freezes a JSON value and everything in it, so that values shared between mocks cannot be changed. */
+export function freezeJson<T>(value: T): T {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
+  for (const key of Object.keys(value)) freezeJson((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
+}
+
 export function getOwn(source: unknown, key: string): unknown {
   return isPlainObject(source) && Object.hasOwn(source, key) ? source[key] : undefined;
 }

@@ -1,6 +1,7 @@
 import { createHash, hash, randomBytes, randomUUID } from "node:crypto";
 import type { Faker } from "@faker-js/faker";
-import { loadFaker } from "./lazy-faker.js";
+import { fakerDrawingFrom } from "./lazy-faker.js";
+import { FakerRandomizer } from "./faker-randomizer.js";
 
 /**
  * The one source of randomness of a mock instance. With a seed every value it hands out (ids, tokens,
@@ -9,7 +10,8 @@ import { loadFaker } from "./lazy-faker.js";
  */
 export class Random {
   readonly seeded: boolean;
-  private fakerInstance: Faker | undefined;
+  /** This generator's own faker sequence (made on first use); the faker it is drawn through is shared. */
+  private fakerRandomizer: FakerRandomizer | undefined;
   /**
    * The seed faker gets before its next use (faker is loaded and built only then): a number, or how
    * to compute it (seedFakerFor's hash is paid only by a run whose templates call faker).
@@ -31,14 +33,16 @@ export class Random {
    * Faker, seeded from this generator. Loading faker costs more than the rest of start-up, and most
    * mocks never call it after the fixtures are in, so it is loaded on first use: the sequence is the
    * same as if it had been built up front, because the seed it gets was drawn in the constructor.
+   * Every generator has a faker sequence of its own but shares the process's one Faker
+   * (fakerDrawingFrom): call it at once, never keep it past another generator's use of faker.
    */
   get faker(): Faker {
-    this.fakerInstance ??= loadFaker();
+    const randomizer = (this.fakerRandomizer ??= new FakerRandomizer());
     if (!this.fakerSeeded) {
-      this.fakerInstance.seed(typeof this.fakerSeed === "number" ? this.fakerSeed : this.fakerSeed());
+      randomizer.seed(typeof this.fakerSeed === "number" ? this.fakerSeed : this.fakerSeed());
       this.fakerSeeded = true;
     }
-    return this.fakerInstance;
+    return fakerDrawingFrom(randomizer);
   }
 
   /**
@@ -53,6 +57,11 @@ export class Random {
   /** Faker re-seeded with `seed` before its next use (lazily, as seedFakerFor). */
   seedFakerWith(seed: number): void {
     this.seedFaker(seed);
+  }
+
+  /** The seed as text when seeded, else undefined: what a value fixed by the seed is kept under (seeds whose text is the same give the same values). */
+  get seedKey(): string | undefined {
+    return this.seeded ? this.seedText : undefined;
   }
 
   /** A float in [0, 1). */

@@ -61,30 +61,31 @@ export class Registrar {
     // one fails the suite at start. Elsewhere each validator is compiled on the first request that
     // needs it (still once per process): start-up does not pay for the routes a session never calls.
     if (this.ctx.checkResponses) for (const spec of module.routes) compileSchemas(module, spec);
-    const parsers = bodyParsers(this.ctx.options.bodyLimit);
+    const parsers = bodyParsersFor(this.ctx.options.bodyLimit);
     const cors = corsHandler({ origins: this.ctx.options.corsOrigins });
     const preflightPaths = new Set<string>();
+    const auth = module.authenticate ? authenticate(module) : undefined;
+    // Every step but the handler is the same under each mount prefix: made once per route.
+    const steps = module.routes.map((spec) => {
+      const chain: RequestHandler[] = [named(spec.name)];
+      if (this.ctx.checkResponses) chain.push(watchResponse(module, spec));
+      if (spec.cors ?? module.cors) chain.push(cors);
+      if (auth && !spec.public) chain.push(auth);
+      if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") chain.push(parseBody(spec.bodyError ?? module.bodyError, parsers[spec.bodyKind ?? "json"]));
+      // After the body is read, so that a rule can match on it.
+      if (!module.control) chain.push(this.ctx.faults.middleware(module, spec));
+      return chain;
+    });
     for (const prefix of module.prefixes) {
       const mountNames = new Set(paramNames(prefix));
-      for (const spec of module.routes) {
+      module.routes.forEach((spec, i) => {
         const path = prefix + spec.path;
         this.routes.push({ module, spec, path, prefix });
         this.ctx.routes.add(spec.method, expressPath(path));
         if (spec.method === "GET") this.ctx.routes.add("HEAD", expressPath(path));
-        const allowBrowsers = spec.cors ?? module.cors;
-        const chain: RequestHandler[] = [named(spec.name)];
-        if (this.ctx.checkResponses) chain.push(watchResponse(module, spec));
-        if (allowBrowsers) {
-          chain.push(cors);
-          preflightPaths.add(path);
-        }
-        if (module.authenticate && !spec.public) chain.push(authenticate(module));
-        if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") chain.push(parseBody(spec.bodyError ?? module.bodyError, parsers[spec.bodyKind ?? "json"]));
-        // After the body is read, so that a rule can match on it.
-        if (!module.control) chain.push(this.ctx.faults.middleware(module, spec));
-        chain.push(this.handle(module, spec, mountNames));
-        this.matcher.add(spec.method, path, chain);
-      }
+        if (spec.cors ?? module.cors) preflightPaths.add(path);
+        this.matcher.add(spec.method, path, [...(steps[i] as RequestHandler[]), this.handle(module, spec, mountNames)]);
+      });
     }
     // A preflight is answered by the CORS handler before anything else (it needs no API key).
     for (const path of preflightPaths) this.matcher.add("OPTIONS", path, [cors]);
@@ -228,6 +229,15 @@ function authenticate(module: ServiceModule): RequestHandler {
 
 type Parsers = Record<NonNullable<RouteSpec["bodyKind"]>, RequestHandler[]>;
 
+/** The parsers by body limit, shared by every module and mock of the process: they keep nothing between requests. */
+const parsersByLimit = new Map<string | undefined, Parsers>();
+
+function bodyParsersFor(limit: string | undefined): Parsers {
+  let parsers = parsersByLimit.get(limit);
+  if (!parsers) parsersByLimit.set(limit, (parsers = bodyParsers(limit)));
+  return parsers;
+}
+
 function bodyParsers(limit: string | undefined): Parsers {
   const json = jsonBody(limit);
   const form = express.urlencoded({ extended: false, limit: limit ?? "1mb" });
@@ -272,10 +282,13 @@ function watchResponse(module: ServiceModule, spec: RouteSpec): RequestHandler {
   };
 }
 
-/** `/threads/{thread_id}` → `/threads/:thread_id` (express 5 path syntax). */
+/** `/threads/{thread_id}` → `/threads/:thread_id` (express 5 path syntax); once per path and process, as route-table.ts's patterns. */
 export function expressPath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ":$1");
+  let converted = expressPaths.get(path);
+  if (converted === undefined) expressPaths.set(path, (converted = path.replace(/\{([^}]+)\}/g, ":$1")));
+  return converted;
 }
+const expressPaths = new Map<string, string>();
 
 function paramNames(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);

@@ -6,11 +6,13 @@ export interface RouteMatch<T> {
   params: Record<string, string>;
 }
 
+/** A path segment's literal text in lowercase, or the name of the parameter it binds. */
+type Segment = { literal: string } | { param: string };
+
 interface Entry<T> {
   /** Registration order: the first registered route that matches wins, as in express. */
   order: number;
-  /** Each segment's literal text in lowercase, or the name of the parameter it binds. */
-  segments: ({ literal: string } | { param: string })[];
+  segments: readonly Segment[];
   value: T;
 }
 
@@ -31,7 +33,7 @@ export class RouteMatcher<T> {
 
   /** `path` in OpenAPI form: `/threads/{thread_id}/runs`. */
   add(method: string, path: string, value: T): void {
-    const segments = split(path).map((s) => (/^\{[^}]+\}$/.test(s) ? { param: s.slice(1, -1) } : { literal: s.toLowerCase() }));
+    const segments = segmentsOf(path);
     const first = segments[0];
     const key = first === undefined ? "" : "param" in first ? WILDCARD : first.literal;
     const m = method.toUpperCase();
@@ -64,6 +66,18 @@ export class RouteMatcher<T> {
 }
 
 const WILDCARD = "{}";
+
+/** Segments by declared path, shared by every mock of the process: each start declares the same few hundred routes. */
+const declared = new Map<string, readonly Segment[]>();
+
+function segmentsOf(path: string): readonly Segment[] {
+  let segments = declared.get(path);
+  if (!segments) {
+    segments = split(path).map((s) => (/^\{[^}]+\}$/.test(s) ? { param: s.slice(1, -1) } : { literal: s.toLowerCase() }));
+    declared.set(path, segments);
+  }
+  return segments;
+}
 
 /** `/a/b/` → `["a", "b"]`: one trailing slash is allowed (express's non-strict routing). */
 function split(path: string): string[] {

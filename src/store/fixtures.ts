@@ -17,6 +17,13 @@ export interface FixtureEntry {
   pointer: string;
   /** Position among all entries of its section across files (stable generation labels). */
   index: number;
+  /** Read from a file: plain JSON data, which its JSON text stands for exactly (an object passed in may hold anything). */
+  fromFile: boolean;
+}
+
+/** A fixture document; `passedIn` when it is an object given in the options rather than a file. */
+export interface FixtureDocumentSource extends SourceDocument {
+  passedIn?: true;
 }
 
 /**
@@ -29,7 +36,7 @@ export class FixtureSet {
 
   /** `problems`: those found while reading the documents; seeding adds its own and finish() reports all. */
   constructor(
-    readonly documents: SourceDocument[],
+    readonly documents: FixtureDocumentSource[],
     problems: LoadProblem[] = [],
   ) {
     this.problems = [...problems];
@@ -41,7 +48,7 @@ export class FixtureSet {
       const list = isPlainObject(doc.content) ? doc.content[section] : undefined;
       if (!Array.isArray(list)) continue;
       list.forEach((value, i) => {
-        if (isPlainObject(value)) out.push({ value, file: doc.file, pointer: toPointer([section, i]), index: out.length });
+        if (isPlainObject(value)) out.push({ value, file: doc.file, pointer: toPointer([section, i]), index: out.length, fromFile: !doc.passedIn });
       });
     }
     return out;
@@ -89,14 +96,14 @@ export class FixtureSet {
  */
 export function readFixtures(option: MockOptions["fixtures"]): FixtureSet {
   const problems: LoadProblem[] = [];
-  const documents: SourceDocument[] = [];
+  const documents: FixtureDocumentSource[] = [];
   const inputs = option === undefined ? [BUNDLED_FIXTURES] : option === false ? [] : Array.isArray(option) ? option : [option];
   let inline = 0;
   for (const input of inputs as (string | FixtureDocument)[]) {
     if (typeof input === "string") documents.push(...readDocuments([input], problems, false));
-    else documents.push({ file: `<fixtures object ${++inline}>`, content: input });
+    else documents.push({ file: `<fixtures object ${++inline}>`, content: input, passedIn: true });
   }
-  const usable: SourceDocument[] = [];
+  const usable: FixtureDocumentSource[] = [];
   for (const doc of documents) {
     const errors = schemas().check(FIXTURE_FILE_SCHEMA, doc.content);
     for (const e of errors) problems.push({ file: doc.file, pointer: pointerOf(e), reason: reasonOf(e) });

@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import request from "supertest";
 import { createApp, LoadError, mockOf, type FixtureDocument } from "../../src/index.js";
@@ -103,6 +105,31 @@ describe("fixture entries are completed coherently", () => {
     const two = createApp({ seed: 5, publicUrl: "http://mock.test", fixtures: doc([{ name: "another" }]) });
     const pick = async (app: ReturnType<typeof createApp>) => (await request(app).get("/v2/deployments?name_contains=stable").expect(200)).text;
     expect(await pick(one)).toBe(await pick(two));
+  });
+
+  it("a later mock with the same seed stores what the first did, on its own base URL; another seed its own", async () => {
+    // Entries read from a file: those are the ones kept between mocks.
+    const dir = mkdtempSync(join(tmpdir(), "apm-fixtures-"));
+    const file = join(dir, "deployments.json");
+    writeFileSync(file, JSON.stringify({ deployments: [{ name: "kept", source: "github" }, { name: "own-url", source: "github", source_config: { custom_url: "https://own.example" } }] }));
+    const fixtures = ["fixtures/organization.json", "fixtures/integrations.json", file];
+    const stored = (app: ReturnType<typeof createApp>) => JSON.stringify([...mockOf(app).context.data.deployments.values()]);
+    const first = createApp({ seed: 6, publicUrl: "http://one.test", fixtures });
+    const other = createApp({ seed: 7, publicUrl: "http://one.test", fixtures });
+    const later = createApp({ seed: 6, publicUrl: "http://two.test", fixtures });
+    rmSync(dir, { recursive: true });
+    expect(stored(first)).toContain("http://one.test/agents/");
+    expect(stored(later)).toBe(stored(first).replaceAll("http://one.test", "http://two.test"));
+    expect(stored(later)).toContain("https://own.example");
+    expect(stored(other)).not.toBe(stored(first));
+    const pick = async (app: ReturnType<typeof createApp>) => (await request(app).get("/v2/deployments").expect(200)).text;
+    expect((await pick(later)).replaceAll("http://two.test", "http://one.test")).toBe(await pick(first));
+  });
+
+  it("fixture objects passed in are left as they were", () => {
+    const entry = { name: "passed-in", source: "github" as const };
+    createApp({ seed: 6, fixtures: ["fixtures/organization.json", "fixtures/integrations.json", { deployments: [entry] }] });
+    expect(Object.isFrozen(entry)).toBe(false);
   });
 
   it("generated deployments are coherent: one value per secret name; older revisions come from another commit, image or upload", async () => {

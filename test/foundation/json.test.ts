@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deepMerge, omit, setOwn, toPointer } from "../../src/core/json.js";
+import { deepMerge, freezeJson, omit, setOwn, toPointer } from "../../src/core/json.js";
 
 describe("JSON helpers treat __proto__ and constructor as data", () => {
   it("deepMerge keeps a __proto__ key as an own property and pollutes nothing", () => {
@@ -25,5 +25,12 @@ describe("JSON helpers treat __proto__ and constructor as data", () => {
 
   it("toPointer escapes ~ and /", () => {
     expect(toPointer(["a/b", "c~d", 0])).toBe("/a~1b/c~0d/0");
+  });
+});
+
+describe("freezeJson", () => {
+  it("freezes a value and everything in it", () => {
+    const value = freezeJson({ a: [{ b: 1 }], c: { d: "x" } });
+    expect([value, value.a, value.a[0], value.c].every((v) => Object.isFrozen(v))).toBe(true);
   });
 });
