@@ -105,6 +105,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     store.put(storedTimes(deployment), { ...loaded.meta, revisions: loaded.revisions.map((r) => ({ ...r, revision: storedTimes(r.revision) })) });
     if (loaded.resume) resumed.push(loaded);
   }
+  if (inputs !== undefined) completedEntries.save(inputs);
 
   fixtures.documents.forEach((doc, index) => {
     const section = getOwn(getOwn(doc.content, "generate"), "deployments");
@@ -148,7 +149,7 @@ interface KeptEntry {
   /** The base URL it was completed on. */
   baseUrl: string;
 }
-const completedEntries = new SeededValues<KeptEntry>(5000);
+const completedEntries = new SeededValues<KeptEntry>(5000, "deployment-fixtures");
 
 /**
  * A kept completion on this mock's base URL. The one value of a completion that depends on it is a
@@ -227,7 +228,8 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
       fail_next_at: (entry.value.fail_next_revision_at as RevisionStatus | undefined) ?? null,
     },
     revisions,
-    resume: isInFlight(newest.status) ? { revision: newest, failAt: failAt ?? null } : undefined,
+    // Absent rather than undefined: a completion is kept on disk as JSON (SeededValues), which has no undefined.
+    ...(isInFlight(newest.status) ? { resume: { revision: newest, failAt: failAt ?? null } } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, omit } from "../core/json.js";
+import { fakerAlphanumeric, fakerInt } from "../core/faker-draws.js";
 import type { FixtureSet } from "../store/fixtures.js";
 import { RecordGenerator } from "../store/generate.js";
 import { PROVIDER_REF, type ProviderStore, type ProviderWithSecret, type StoredProvider } from "./providers-store.js";
@@ -75,7 +76,7 @@ function completeProvider(
   label: string,
 ): ProviderWithSecret {
   const generated = generator.generate(PROVIDER_REF, label);
-  const faker = generator.fakerFor(label);
+  const draws = generator.fakerSequenceFor(label);
   const name = typeof given.name === "string" ? given.name : String(generated.name);
   const slug = slugify(name);
   const mcpServerUrl = typeof given.mcp_server_url === "string" ? given.mcp_server_url : null;
@@ -84,8 +85,8 @@ function completeProvider(
   const endpoints = mcpServerUrl ? mcpEndpoints(mcpServerUrl) : KNOWN_ENDPOINTS[slug];
 
   const now = ctx.clock.now();
-  const created = typeof given.created_at === "string" ? Date.parse(given.created_at) : now - faker.number.int({ min: 30 * DAY_MS, max: 400 * DAY_MS });
-  const updated = Math.min(now, created + faker.number.int({ min: 0, max: 20 * DAY_MS }));
+  const created = typeof given.created_at === "string" ? Date.parse(given.created_at) : now - fakerInt(draws, 30 * DAY_MS, 400 * DAY_MS);
+  const updated = Math.min(now, created + fakerInt(draws, 0, 20 * DAY_MS));
 
   const defaults: ProviderWithSecret = {
     id: String(generated.id),
@@ -104,7 +105,7 @@ function completeProvider(
     is_dynamic_client: dynamic,
     created_at: formatTimestamp(Number.isNaN(created) ? now : created),
     updated_at: formatTimestamp(Number.isNaN(created) ? now : updated),
-    client_secret: dynamic ? null : faker.string.alphanumeric(40),
+    client_secret: dynamic ? null : fakerAlphanumeric(draws, 40),
   };
   return deepMerge(defaults, given);
 }

@@ -37,12 +37,20 @@ export class Random {
    * (fakerDrawingFrom): call it at once, never keep it past another generator's use of faker.
    */
   get faker(): Faker {
+    return fakerDrawingFrom(this.fakerSequence);
+  }
+
+  /**
+   * This generator's faker sequence itself, for the few values drawn without faker (core/faker-draws.ts):
+   * the numbers faker would take from it, and faker is not loaded for them.
+   */
+  get fakerSequence(): FakerRandomizer {
     const randomizer = (this.fakerRandomizer ??= new FakerRandomizer());
     if (!this.fakerSeeded) {
       randomizer.seed(typeof this.fakerSeed === "number" ? this.fakerSeed : this.fakerSeed());
       this.fakerSeeded = true;
     }
-    return fakerDrawingFrom(randomizer);
+    return randomizer;
   }
 
   /**

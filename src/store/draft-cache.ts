@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installedPackage } from "../core/lazy-modules.js";
@@ -10,7 +10,7 @@ const FORMAT = 1;
 /** What else fixes a draft besides its schema, seed and options: the generators' own versions (read when first needed). */
 let generators: string[] | undefined;
 
-function generatorVersions(): string[] {
+export function generatorVersions(): string[] {
   generators ??= ["json-schema-faker", "@faker-js/faker"].map((name) => {
     try {
       return String(installedPackage(name).manifest.version);
@@ -64,7 +64,7 @@ export class DraftCache {
     const file = join(this.dir, `${key}.json`);
     const temp = `${file}.${process.pid}.${this.nextTemp++}.tmp`;
     try {
-      mkdirSync(this.dir, { recursive: true });
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       writeFileSync(temp, text);
       renameSync(temp, file);
     } catch {
@@ -78,6 +78,15 @@ export function draftCacheDir(): string | undefined {
   const configured = process.env.AGENT_PLATFORM_MOCK_CACHE_DIR;
   if (configured !== undefined) return configured === "" || configured === "off" ? undefined : configured;
   const modules = join(process.cwd(), "node_modules");
-  // Per user in the shared temporary directory: no other account's files are read as drafts.
-  return existsSync(modules) ? join(modules, ".cache", "agent-platform-mock") : join(tmpdir(), `agent-platform-mock-cache-${process.getuid?.() ?? "user"}`);
+  if (existsSync(modules)) return join(modules, ".cache", "agent-platform-mock");
+  // Per user in the shared temporary directory, and only a folder this user owns and no one else may
+  // write to: no other account's files are read (completed fixture entries are used unchecked).
+  const shared = join(tmpdir(), `agent-platform-mock-cache-${process.getuid?.() ?? "user"}`);
+  return ownFolder(shared) ? shared : undefined;
+}
+
+function ownFolder(dir: string): boolean {
+  if (!existsSync(dir) || !process.getuid) return true;
+  const st = statSync(dir);
+  return st.isDirectory() && st.uid === process.getuid() && (st.mode & 0o022) === 0;
 }

@@ -1,3 +1,4 @@
+import type { Randomizer } from "@faker-js/faker";
 import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
 import { jsonSchemaFaker } from "../core/lazy-modules.js";
@@ -59,10 +60,13 @@ export class RecordGenerator {
     return copyJson(value);
   }
 
-  /** The faker instance, re-seeded for `label` (for values the schemas cannot express well). */
-  fakerFor(label: string) {
-    const faker = this.random.faker;
-    faker.seed(this.random.seedFor(`${label}#faker`));
-    return faker;
+  /**
+   * The faker sequence, re-seeded for `label` (for values the schemas cannot express well), to draw
+   * from with core/faker-draws.ts: what `faker.seed(…)` and faker's own calls would do, without faker.
+   */
+  fakerSequenceFor(label: string): Randomizer {
+    const sequence = this.random.fakerSequence;
+    sequence.seed(this.random.seedFor(`${label}#faker`));
+    return sequence;
   }
 }

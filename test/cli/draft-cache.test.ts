@@ -5,8 +5,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 
-// Seeded fixture drafts are kept on disk between processes (src/store/draft-cache.ts). Each case runs
-// fresh processes, as test workers and CLI starts are, and compares what they serve byte for byte.
+// Seeded fixture drafts, and completed deployment fixture entries, are kept on disk between processes
+// (src/store/draft-cache.ts, src/store/seeded-values.ts). Each case runs fresh processes, as test
+// workers and CLI starts are, and compares what they serve byte for byte.
 const ROOT = join(import.meta.dirname, "../..");
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -20,10 +21,16 @@ async function serve(cacheDir: string): Promise<string> {
     // The answers name the public URL, not the port this process happened to get.
     for (const path of ["/v2/deployments?limit=100", "/v2/auth/providers", "/v1/integrations/github/install"]) out.push(await (await fetch("http://127.0.0.1:" + mock.port + path)).text());
     await mock.close();
+    // On stderr: how many of faker's files the start loaded (none when every value came from the caches).
+    const { createRequire } = await import("node:module");
+    process.stderr.write("faker files: " + Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes("@faker-js")).length);
     console.log(JSON.stringify(out));`;
-  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, AGENT_PLATFORM_MOCK_CACHE_DIR: cacheDir } });
+  const { stdout, stderr } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, AGENT_PLATFORM_MOCK_CACHE_DIR: cacheDir } });
+  fakerFiles = Number(/faker files: (\d+)/.exec(stderr)?.[1]);
   return stdout;
 }
+/** What the last `serve` said of faker. */
+let fakerFiles = NaN;
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "apm-draft-cache-"));
@@ -45,11 +52,14 @@ describe("the draft cache", () => {
     const [deployments, providers, integrations] = (JSON.parse(cold) as string[]).map((text) => JSON.parse(text));
     expect(deployments.resources.length).toBeGreaterThan(5);
     for (const answer of [providers, integrations]) expect(answer).not.toHaveProperty("detail");
+    expect(fakerFiles).toBeGreaterThan(0);
     expect(await serve(dir)).toBe(cold);
+    // The completed entries came from disk too: nothing was drawn from faker.
+    expect(fakerFiles).toBe(0);
     // An entry that cannot be read is a miss: generated again (and written again), same answers.
-    writeFileSync(join(dir, files[0] as string), "{not json");
+    for (const file of files) writeFileSync(join(dir, file), "{not json");
     expect(await serve(dir)).toBe(cold);
-    expect(() => JSON.parse(readFileSync(join(dir, files[0] as string), "utf8"))).not.toThrow();
+    for (const file of files) expect(() => JSON.parse(readFileSync(join(dir, file), "utf8")), file).not.toThrow();
   });
 
   it("is not used when turned off, nor needed when its directory cannot be written", async () => {
