@@ -60,8 +60,8 @@ export interface RunScope {
   route: string;
   /** Method and URL as sent, for the answer when no scenario matches. */
   request: string;
-  /** Where the run's feedback token URLs point (`{tracing_url}`). */
-  tracingUrl: string;
+  /** Where the run's feedback token URLs point (`{tracing_url}`); read while the request is answered. */
+  readonly tracingUrl: string;
   /** The body as the client sent it, before validation filled defaults (kept for /_mock/runs). */
   sentBody: unknown;
   /** The request's headers (names lowercase): `user-agent` and `x-*` go into the run's configurable. */
@@ -353,6 +353,8 @@ export class RunService {
     const modes = new Set(requested);
     const generation = this.generation;
     const feedbackKeys = [...new Set(body.feedback_keys ?? [])];
+    // Read now, from the request the run came in on, and only when the run will issue tokens.
+    const tracingUrl = feedbackKeys.length ? scope.tracingUrl : "";
     const execution: Execution = new Execution(
       {
         run_id: runId,
@@ -375,7 +377,7 @@ export class RunService {
         running: () => {
           if (generation === this.generation) this.updateRun(runId, { status: "running" });
         },
-        feedback: () => (generation === this.generation ? this.issueFeedbackTokens(run, feedbackKeys, scope.tracingUrl) : {}),
+        feedback: () => (generation === this.generation ? this.issueFeedbackTokens(run, feedbackKeys, tracingUrl) : {}),
         finish: (outcome) => {
           if (generation === this.generation) this.finish(execution, outcome, body.on_completion);
         },
