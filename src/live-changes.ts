@@ -60,7 +60,10 @@ function followEvents(ctx: MockContext, agent: AgentServer, run: RunRecord): voi
   const execution = agent.runs.execution(run.run_id);
   if (!execution) return;
   execution.subscribe({
-    frame: (frame) => ctx.events.emit("run.event", () => ({ run_id: run.run_id, ...timelineEntry(frame, run.created_at) })),
+    // Checked here too: a run's every event would otherwise build the payload's closure for nobody.
+    frame: (frame) => {
+      if (ctx.events.listening) ctx.events.emit("run.event", () => ({ run_id: run.run_id, ...timelineEntry(frame, run.created_at) }));
+    },
     heartbeat: () => {},
     end: () => {},
   });

@@ -40,6 +40,8 @@ export interface RunScript {
   run_id: string;
   thread_id: string;
   events: ScenarioEvent[];
+  /** Each event's data as published (`eventJson`), when it is the same in every run of the turn. */
+  eventTexts?: readonly string[] | undefined;
   ending: Exclude<Ending, { http: unknown }>;
   /** Stream modes published (see eventMode). */
   modes: ReadonlySet<string>;
@@ -82,6 +84,11 @@ export interface RunHooks {
 const MAX_BEATS_PER_WAIT = 1000;
 
 const FINISHED: RunHooks = { running: () => {}, feedback: () => ({}), finish: () => {} };
+
+/** An event's data as it goes on the wire: compact JSON (`null` for what JSON cannot say). */
+export function eventJson(data: unknown): string {
+  return JSON.stringify(data) ?? "null";
+}
 
 /** The stream mode a scenario event belongs to: `updates|sub:1` → updates, `messages` → messages-tuple, `messages/partial` → messages. */
 export function eventMode(name: string): string {
@@ -170,12 +177,14 @@ export class Execution {
       this.hooks.running();
       this.lastBeat = this.clock.now();
       this.publish("metadata", { run_id: this.script.run_id, attempt: 1 }, null);
-      for (const event of this.script.events) {
+      const { events, eventTexts } = this.script;
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i] as ScenarioEvent;
         if (event.delay_ms) await this.wait(event.delay_ms);
         this.throwIfCancelled();
         this.record(event);
         const mode = eventMode(event.event);
-        if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode);
+        if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode, eventTexts?.[i]);
       }
       outcome = this.end(this.script.ending);
     } catch (err) {
@@ -244,12 +253,13 @@ export class Execution {
     return { kind: "success", values: this.values, interrupt, feedback };
   }
 
-  private publish(event: string, data: unknown, mode: string | null): void {
+  /** Publishes an event; `text` is its data's JSON when known already (eventJson). */
+  private publish(event: string, data: unknown, mode: string | null, text?: string): void {
     const at = this.clock.now();
     const previous = this.frames.at(-1);
     const seq = previous && previous.at === at ? this.lastSeq + 1 : 0;
     this.lastSeq = seq;
-    const frame: Frame = { event, data: JSON.stringify(data) ?? "null", id: this.frames.length, streamId: `${at}-${seq}`, mode, at };
+    const frame: Frame = { event, data: text ?? eventJson(data), id: this.frames.length, streamId: `${at}-${seq}`, mode, at };
     this.frames.push(frame);
     for (const listener of this.listeners) listener.frame(frame);
   }

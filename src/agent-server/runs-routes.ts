@@ -18,7 +18,20 @@ export function runScope(scope: RequestScope, kind: RunScope["kind"], threadId: 
   const deploymentId = scope.mount.deployment_id ?? null;
   // The route as on the agent server itself: a deployment's `custom_url` prefix is not part of it.
   const path = deploymentId === null ? scope.path : scope.path.replace(/^\/agents\/[^/]+/, "");
-  return { threadId, kind, deploymentId, route: `${scope.method} ${path}`, request: `${scope.method} ${scope.url}`, tracingUrl: scope.tracingUrl, sentBody: scope.sentBody, headers: sentHeaders, note: scope.note };
+  return {
+    threadId,
+    kind,
+    deploymentId,
+    route: `${scope.method} ${path}`,
+    request: `${scope.method} ${scope.url}`,
+    // Asked for only by a run with feedback keys: working it out reads the socket's address.
+    get tracingUrl() {
+      return scope.tracingUrl;
+    },
+    sentBody: scope.sentBody,
+    headers: sentHeaders,
+    note: scope.note,
+  };
 }
 
 /**

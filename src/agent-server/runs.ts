@@ -8,11 +8,11 @@ import { Assistants, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
 import { findCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
-import { Execution, type Outcome } from "./run-execution.js";
+import { eventJson, Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
 import type { StreamFault } from "../http/faults.js";
-import { renderTemplates, TemplateError } from "./templates.js";
+import { noTemplateIn, renderTemplates, TemplateError } from "./templates.js";
 import { newThread, type ThreadRecord } from "./threads.js";
 import type { MultitaskStrategy, RunCreate, RunStatus, ScenarioStoreWrite } from "../schemas/types.gen.js";
 import { ItemStore } from "./store-items.js";
@@ -60,8 +60,8 @@ export interface RunScope {
   route: string;
   /** Method and URL as sent, for the answer when no scenario matches. */
   request: string;
-  /** Where the run's feedback token URLs point (`{tracing_url}`). */
-  tracingUrl: string;
+  /** Where the run's feedback token URLs point (`{tracing_url}`); read while the request is answered. */
+  readonly tracingUrl: string;
   /** The body as the client sent it, before validation filled defaults (kept for /_mock/runs). */
   sentBody: unknown;
   /** The request's headers (names lowercase): `user-agent` and `x-*` go into the run's configurable. */
@@ -83,6 +83,8 @@ interface RunScript {
   scenario: LoadedScenario;
   turnIndex: number;
   events: ScenarioEvent[];
+  /** The events' data as JSON, when the turn's events hold no template (the same text every run). */
+  eventTexts: readonly string[] | undefined;
   ending: Exclude<Ending, { http: unknown }>;
   /** The turn's `faults`, for the stream of its run. */
   fault: StreamFault | undefined;
@@ -289,7 +291,7 @@ export class RunService {
     // A line break in an event name would end the SSE field and let the rest pass for other fields.
     const broken = events.findIndex((e) => /[\r\n]/.test(e.event));
     if (broken >= 0) throw agentErrors.templateFailed(scenario.name, `event name at /${broken}/event is ${JSON.stringify(events[broken]!.event)} in this run; an SSE event name is one line`);
-    return { scenario, turnIndex, events, ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults), store };
+    return { scenario, turnIndex, events, eventTexts: turn.events && constantEventTexts(turn.events, events), ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults), store };
   }
 
   /**
@@ -353,11 +355,14 @@ export class RunService {
     const modes = new Set(requested);
     const generation = this.generation;
     const feedbackKeys = [...new Set(body.feedback_keys ?? [])];
+    // Read now, from the request the run came in on, and only when the run will issue tokens.
+    const tracingUrl = feedbackKeys.length ? scope.tracingUrl : "";
     const execution: Execution = new Execution(
       {
         run_id: runId,
         thread_id: thread.thread_id,
         events: script.events,
+        eventTexts: script.eventTexts,
         ending: script.ending,
         modes,
         subgraphs: body.stream_subgraphs,
@@ -375,7 +380,7 @@ export class RunService {
         running: () => {
           if (generation === this.generation) this.updateRun(runId, { status: "running" });
         },
-        feedback: () => (generation === this.generation ? this.issueFeedbackTokens(run, feedbackKeys, scope.tracingUrl) : {}),
+        feedback: () => (generation === this.generation ? this.issueFeedbackTokens(run, feedbackKeys, tracingUrl) : {}),
         finish: (outcome) => {
           if (generation === this.generation) this.finish(execution, outcome, body.on_completion);
         },
@@ -534,6 +539,22 @@ function applyStoreWrites(items: ItemStore, writes: readonly ScenarioStoreWrite[
 function forkedFrom(ctx: MockContext, thread: ThreadRecord, body: { checkpoint_id?: unknown; checkpoint?: unknown }) {
   const id = requestedCheckpoint(body);
   return id === undefined ? undefined : findCheckpoint(ctx, thread.thread_id, id);
+}
+
+/** The JSON of each event's data of a turn without templates, by the turn's events (scenarios are not changed once loaded). */
+const eventTextsOf = new WeakMap<readonly ScenarioEvent[], readonly string[] | null>();
+
+/**
+ * The events' data as the stream writes it, when a turn's events hold no template: serialised from the
+ * first run's copy, then shared by every run of the turn instead of serialising ten events per run.
+ */
+function constantEventTexts(template: readonly ScenarioEvent[], rendered: readonly ScenarioEvent[]): readonly string[] | undefined {
+  let texts = eventTextsOf.get(template);
+  if (texts === undefined) {
+    texts = noTemplateIn(template) ? rendered.map((e) => eventJson(e.data)) : null;
+    eventTextsOf.set(template, texts);
+  }
+  return texts ?? undefined;
 }
 
 /** A scenario turn's `faults` as the stream writer takes it (the same shape as a fault rule's stream kinds). */

@@ -93,7 +93,8 @@ function holdsNoTemplate(value: unknown[] | Record<string, unknown>): boolean {
   return free;
 }
 
-function noTemplateIn(value: unknown): boolean {
+/** Whether a scenario part holds no template anywhere: every run renders it to a copy of itself. */
+export function noTemplateIn(value: unknown): boolean {
   if (typeof value === "string") return !value.includes("{{");
   return Array.isArray(value) || isPlainObject(value) ? holdsNoTemplate(value) : true;
 }

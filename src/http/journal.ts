@@ -59,11 +59,11 @@ type StoredBody = { text: string } | { truncated: { $truncated: true; size: numb
  */
 type StoredEntry = Omit<JournalEntry, "body" | "received_at" | "headers" | "query"> & { stored: StoredBody; received_at: number; queryAndHeaders: string };
 
+/** Where a request's notes wait in `res.locals` until the request is recorded. */
+const NOTE = "journalNote";
+
 /** The stored body of every request without one (most of them). */
 const NO_BODY: StoredBody = Object.freeze({ value: null });
-
-/** Notes made while a request is being answered, until it is recorded. */
-const notes = new WeakMap<Request, Record<string, unknown>>();
 
 /**
  * The request journal behind `GET /_mock/requests`. It keeps each body as the client sent it (the
@@ -110,9 +110,14 @@ export class Journal {
     return matches.map((e) => publicEntry(e, this.options.showSecrets));
   }
 
-  /** Adds facts to the entry this request will get (the scenario that answered, near misses…). */
+  /**
+   * Adds facts to the entry this request will get (the scenario that answered, near misses…). They
+   * are kept with the response's locals until it is recorded: a WeakMap entry per request cost more.
+   */
   annotate(req: Request, note: Record<string, unknown>): void {
-    notes.set(req, { ...notes.get(req), ...note });
+    const locals = req.res?.locals;
+    if (!locals) return;
+    locals[NOTE] = { ...(locals[NOTE] as Record<string, unknown> | undefined), ...note };
   }
 
   clear(): void {
@@ -150,7 +155,7 @@ export class Journal {
       received_at: started,
       duration_ms: Math.round(durationMs * 1000) / 1000,
     };
-    const note = notes.get(req);
+    const note = locals[NOTE] as Record<string, unknown> | undefined;
     if (note) entry.note = note;
     this.entries.push(entry);
     if (this.entries.length > this.options.maxEntries) this.entries.splice(0, this.entries.length - this.options.maxEntries);
