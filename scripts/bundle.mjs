@@ -19,11 +19,30 @@ const DIST = join(ROOT, "dist");
 const ENTRIES = ["index", "cli", "vitest", "vitest-setup"];
 const EXTERNAL = new Set(["yaml", "vitest"]);
 
+/**
+ * string-width (yargs's help layout, in three copies) builds an Intl.Segmenter when it is loaded: ICU's
+ * segmentation data, a quarter of the CLI's own start-up, for a width that only `--help` and error
+ * messages measure. Built on first use instead. The rewrite must find what it rewrites, so a
+ * string-width release that changes these lines fails the build rather than skipping it.
+ */
+const lazySegmenter = {
+  name: "lazy-intl-segmenter",
+  transform(code, id) {
+    if (!/[\\/]node_modules[\\/](.+[\\/])?string-width[\\/]index\.js$/.test(id)) return null;
+    const made = /^const segmenter = new Intl\.Segmenter\(\);$/m;
+    const used = /\bsegmenter\.segment\(/g;
+    if (!made.test(code) || !used.test(code)) throw new Error(`bundle: ${id} no longer makes its Intl.Segmenter as expected; update lazySegmenter`);
+    // Lines stay where they were: the source map needs no change (map: null says so).
+    return { code: code.replace(made, "let segmenter;").replace(used, "(segmenter ??= new Intl.Segmenter()).segment("), map: null };
+  },
+};
+
 export async function bundle() {
   rmSync(join(DIST, "chunks"), { recursive: true, force: true });
   await build({
     input: Object.fromEntries(ENTRIES.map((name) => [name, join(DIST, "modules", `${name}.js`)])),
     platform: "node",
+    plugins: [lazySegmenter],
     external: (id) => EXTERNAL.has(id.split("/")[0]),
     logLevel: "warn",
     output: {
