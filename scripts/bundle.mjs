@@ -20,20 +20,26 @@ const ENTRIES = ["index", "cli", "vitest", "vitest-setup"];
 const EXTERNAL = new Set(["yaml", "vitest"]);
 
 /**
- * string-width (yargs's help layout, in three copies) builds an Intl.Segmenter when it is loaded: ICU's
- * segmentation data, a quarter of the CLI's own start-up, for a width that only `--help` and error
- * messages measure. Built on first use instead. The rewrite must find what it rewrites, so a
- * string-width release that changes these lines fails the build rather than skipping it.
+ * string-width (yargs's help layout, in three copies) builds an Intl.Segmenter when it is loaded, and
+ * its newest copy holds a `/^\p{RGI_Emoji}$/v` literal, which V8 checks against ICU's emoji data as
+ * it parses the file: together two thirds of the CLI's own start-up, for widths that only `--help`
+ * and error messages measure. Both are made on first use instead. Each rewrite must find what it
+ * rewrites, so a string-width release that changes these lines fails the build rather than skipping it.
  */
-const lazySegmenter = {
-  name: "lazy-intl-segmenter",
+const lazyStringWidth = {
+  name: "lazy-string-width",
   transform(code, id) {
     if (!/[\\/]node_modules[\\/](.+[\\/])?string-width[\\/]index\.js$/.test(id)) return null;
-    const made = /^const segmenter = new Intl\.Segmenter\(\);$/m;
-    const used = /\bsegmenter\.segment\(/g;
-    if (!made.test(code) || !used.test(code)) throw new Error(`bundle: ${id} no longer makes its Intl.Segmenter as expected; update lazySegmenter`);
+    const rewrite = (text, made, made2, used, use2) => {
+      if (!made.test(text) || !used.test(text)) throw new Error(`bundle: ${id} no longer reads as expected (${made.source}); update lazyStringWidth`);
+      return text.replace(made, made2).replace(used, use2);
+    };
+    let out = rewrite(code, /^const segmenter = new Intl\.Segmenter\(\);$/m, "let segmenter;", /\bsegmenter\.segment\(/g, "(segmenter ??= new Intl.Segmenter()).segment(");
+    if (/\brgiEmojiRegex\b/.test(out)) {
+      out = rewrite(out, /^const rgiEmojiRegex = \/\^\\p\{RGI_Emoji\}\$\/v;$/m, "let rgiEmojiRegex;", /\brgiEmojiRegex\.test\(/g, '(rgiEmojiRegex ??= new RegExp("^\\\\p{RGI_Emoji}$", "v")).test(');
+    }
     // Lines stay where they were: the source map needs no change (map: null says so).
-    return { code: code.replace(made, "let segmenter;").replace(used, "(segmenter ??= new Intl.Segmenter()).segment("), map: null };
+    return { code: out, map: null };
   },
 };
 
@@ -57,7 +63,7 @@ export async function bundle() {
   await build({
     input: Object.fromEntries(ENTRIES.map((name) => [name, join(DIST, "modules", `${name}.js`)])),
     platform: "node",
-    plugins: [lazySegmenter, jsonAsText],
+    plugins: [lazyStringWidth, jsonAsText],
     external: (id) => EXTERNAL.has(id.split("/")[0]),
     logLevel: "warn",
     output: {
