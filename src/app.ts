@@ -19,6 +19,7 @@ import { inspectorLink, inspectorRoutes } from "./admin/inspector-routes.js";
 import { requestLog } from "./http/request-log.js";
 import { adminGuard } from "./http/admin-guard.js";
 import { adminErrors } from "./admin/errors.js";
+import { saveRememberedChecks } from "./schemas/remembered-checks.js";
 
 /**
  * Builds the mock as an express app without listening (for supertest, or to mount in your own server).
@@ -69,6 +70,8 @@ export function createApp(options: MockOptions = {}): Express {
   );
   app.use(errorHandler());
   ctx.markStarted();
+  // What start-up found valid, for the next process (src/schemas/remembered-checks.ts).
+  saveRememberedChecks();
   app.locals.mock = control;
   return app;
 }

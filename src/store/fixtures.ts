@@ -3,7 +3,7 @@ import { readDocuments, type SourceDocument } from "../core/read-documents.js";
 import { LoadError, type LoadProblem } from "../core/load-error.js";
 import { closest } from "../core/did-you-mean.js";
 import { isPlainObject, omit, toPointer } from "../core/json.js";
-import { schemas } from "../schemas/registry.js";
+import { checkRemembering } from "../schemas/remembered-checks.js";
 import { BUNDLED_FIXTURES, type FixtureDocument, type MockOptions } from "../options.js";
 
 /** The schema of a whole fixture file (which sections exist and their shape). */
@@ -72,7 +72,7 @@ export class FixtureSet {
    * (the record's own pointers equal the entry's, since filled-in fields are valid by construction).
    */
   check(entry: { file: string; pointer: string }, ref: string, record: unknown): boolean {
-    const errors = schemas().check(ref, record);
+    const errors = checkRemembering(ref, record);
     for (const e of errors) this.problems.push({ file: entry.file, pointer: entry.pointer + pointerOf(e), reason: reasonOf(e) });
     return errors.length === 0;
   }
@@ -105,7 +105,7 @@ export function readFixtures(option: MockOptions["fixtures"]): FixtureSet {
   }
   const usable: FixtureDocumentSource[] = [];
   for (const doc of documents) {
-    const errors = schemas().check(FIXTURE_FILE_SCHEMA, doc.content);
+    const errors = checkRemembering(FIXTURE_FILE_SCHEMA, doc.content);
     for (const e of errors) problems.push({ file: doc.file, pointer: pointerOf(e), reason: reasonOf(e) });
     if (!isPlainObject(doc.content)) continue;
     // A section with a structural problem is not seeded: its entries cannot be read reliably.

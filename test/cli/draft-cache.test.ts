@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 
-// Seeded fixture drafts, and completed deployment fixture entries, are kept on disk between processes
-// (src/store/draft-cache.ts, src/store/seeded-values.ts). Each case runs fresh processes, as test
+// Seeded fixture drafts, completed deployment fixture entries and what passed start-up's schema checks
+// are kept on disk between processes (src/store/draft-cache.ts, seeded-values.ts, schemas/remembered-checks.ts). Each case runs fresh processes, as test
 // workers and CLI starts are, and compares what they serve byte for byte.
 const ROOT = join(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -23,14 +23,17 @@ async function serve(cacheDir: string): Promise<string> {
     await mock.close();
     // On stderr: how many of faker's files the start loaded (none when every value came from the caches).
     const { createRequire } = await import("node:module");
-    process.stderr.write("faker files: " + Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes("@faker-js")).length);
+    const loaded = Object.keys(createRequire(import.meta.url).cache);
+    process.stderr.write("faker files: " + loaded.filter((f) => f.includes("@faker-js")).length + "\\nvalidators: " + loaded.filter((f) => f.includes("validators")).length);
     console.log(JSON.stringify(out));`;
   const { stdout, stderr } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, env: { ...process.env, AGENT_PLATFORM_MOCK_CACHE_DIR: cacheDir } });
   fakerFiles = Number(/faker files: (\d+)/.exec(stderr)?.[1]);
+  validators = Number(/validators: (\d+)/.exec(stderr)?.[1]);
   return stdout;
 }
-/** What the last `serve` said of faker. */
+/** What the last `serve` said of faker, and how many prebuilt validators it loaded. */
 let fakerFiles = NaN;
+let validators = NaN;
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "apm-draft-cache-"));
@@ -53,9 +56,12 @@ describe("the draft cache", () => {
     expect(deployments.resources.length).toBeGreaterThan(5);
     for (const answer of [providers, integrations]) expect(answer).not.toHaveProperty("detail");
     expect(fakerFiles).toBeGreaterThan(0);
+    const coldValidators = validators;
     expect(await serve(dir)).toBe(cold);
-    // The completed entries came from disk too: nothing was drawn from faker.
+    // The completed entries came from disk too: nothing was drawn from faker. And what passed its
+    // schema check then is taken as checked (src/schemas/remembered-checks.ts): fewer validators load.
     expect(fakerFiles).toBe(0);
+    expect(validators).toBeLessThan(coldValidators);
     // An entry that cannot be read is a miss: generated again (and written again), same answers.
     for (const file of files) writeFileSync(join(dir, file), "{not json");
     expect(await serve(dir)).toBe(cold);

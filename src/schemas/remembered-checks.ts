@@ -1,0 +1,63 @@
+import type { ErrorObject } from "ajv/dist/2020.js";
+import { isDeepStrictEqual } from "node:util";
+import { buildId } from "../core/build-id.js";
+import { sha256Hex } from "../core/digest.js";
+import { DraftCache, draftCacheDir } from "../store/draft-cache.js";
+import { schemas } from "./registry.js";
+
+/**
+ * Start-up's schema checks of fixture files, fixture records and scenarios, remembering what passed.
+ * A start checks the same documents and records every time (the bundled ones, a project's own), and
+ * the first check against a schema in a process loads its validator — most of what checking costs.
+ * A value found valid is kept, as a digest of its schema reference and JSON text, in a file of the
+ * fixture cache folder (src/store/draft-cache.ts: the same folder, the same `off`) filed under the
+ * build (core/build-id.ts), and the next process takes that value as checked (until it needs that
+ * validator anyway: then it checks again). Only what passed is
+ * remembered (a problem is always worked out again, with its pointer and reason), only values JSON
+ * carries exactly (a NaN or an undefined property could pass for another value), and only in the
+ * built package: from src/ (the test suite) every check runs.
+ */
+export function checkRemembering(ref: string, data: unknown): ErrorObject[] {
+  // Once the validator is at hand (a later start in this process), checking is cheaper than remembering.
+  if (schemas().hasValidator(ref)) return schemas().check(ref, data);
+  const key = rememberable(ref, data);
+  const known = key === undefined ? undefined : passed();
+  if (key !== undefined && known?.has(key)) return [];
+  const errors = schemas().check(ref, data);
+  if (key !== undefined && known && errors.length === 0) {
+    known.add(key);
+    added = true;
+  }
+  return errors;
+}
+
+/** Writes what this process found valid for the next one (createApp calls it when the start is done). */
+export function saveRememberedChecks(): void {
+  if (!added || !known || file === undefined) return;
+  added = false;
+  cache.write(file, JSON.stringify({ passed: [...known] }));
+}
+
+let known: Set<string> | undefined;
+let added = false;
+let file: string | undefined;
+let cache: DraftCache;
+
+/** The set of remembered keys (read on first use), or undefined when nothing is remembered. */
+function passed(): Set<string> | undefined {
+  if (known) return known;
+  const build = buildId();
+  cache ??= new DraftCache(draftCacheDir());
+  if (build === undefined || !cache.dir) return undefined;
+  file = sha256Hex(JSON.stringify(["checked-values", build])).slice(0, 40);
+  const list = cache.read(file)?.passed;
+  known = new Set(Array.isArray(list) ? list.filter((k): k is string => typeof k === "string") : []);
+  return known;
+}
+
+function rememberable(ref: string, data: unknown): string | undefined {
+  if (buildId() === undefined) return undefined;
+  const text = JSON.stringify(data);
+  if (text === undefined || !isDeepStrictEqual(JSON.parse(text), data)) return undefined;
+  return sha256Hex(`${ref}\0${text}`);
+}
