@@ -11,15 +11,16 @@ import { schemas } from "./registry.js";
  * the first check against a schema in a process loads its validator — most of what checking costs.
  * A value found valid is kept, as a digest of its schema reference and JSON text, in a file of the
  * fixture cache folder (src/store/draft-cache.ts: the same folder, the same `off`) filed under the
- * build (core/build-id.ts), and the next process takes that value as checked (until it needs that
- * validator anyway: then it checks again). Only what passed is
+ * build (core/build-id.ts), and the next process's first start takes that value as checked (its
+ * later starts check with the validators). Only what passed is
  * remembered (a problem is always worked out again, with its pointer and reason), only values JSON
  * carries exactly (a NaN or an undefined property could pass for another value), and only in the
  * built package: from src/ (the test suite) every check runs.
  */
 export function checkRemembering(ref: string, data: unknown): ErrorObject[] {
-  // Once the validator is at hand (a later start in this process), checking is cheaper than remembering.
-  if (schemas().hasValidator(ref)) return schemas().check(ref, data);
+  // Remembering serves a process's first start, where it saves loading validators. After it (a test
+  // suite building a mock per test), checking with a validator at hand is cheaper than a digest.
+  if (started || schemas().hasValidator(ref)) return schemas().check(ref, data);
   const key = rememberable(ref, data);
   const known = key === undefined ? undefined : passed();
   if (key !== undefined && known?.has(key)) return [];
@@ -33,11 +34,14 @@ export function checkRemembering(ref: string, data: unknown): ErrorObject[] {
 
 /** Writes what this process found valid for the next one (createApp calls it when the start is done). */
 export function saveRememberedChecks(): void {
+  started = true;
   if (!added || !known || file === undefined) return;
   added = false;
   cache.write(file, JSON.stringify({ passed: [...known] }));
 }
 
+/** Whether a start of this process is done. */
+let started = false;
 let known: Set<string> | undefined;
 let added = false;
 let file: string | undefined;
