@@ -1,7 +1,7 @@
 // `node bench/memory.mjs [requests]` — where the memory rows of bench/run.mjs go: the mock (as the
-// bench starts it) and bare express, each in its own process started with --expose-gc, idle and
-// after `requests` (default 10,000) GETs of one deployment. For each: RSS after a full GC, the V8
-// heap as committed per space (new space is two semi-spaces, whose size V8 sets from how much
+// bench starts it) and bare express, each in its own process started with --expose-gc, just started,
+// at rest (as bench/run.mjs reads idle) and after `requests` (default 10,000) GETs of one deployment.
+// For each: RSS after a full GC, the V8 heap as committed per space (new space is two semi-spaces, whose size V8 sets from how much
 // survived young collections, start-up included), the heap in use, RSS outside the V8 heap, and the
 // heap just before that GC (what the old space grew to under load).
 //   node bench/memory.mjs child <kind> [optionsJson]   (internal: one server under test)
@@ -36,10 +36,11 @@ async function child(kind, optionsJson) {
     const { heapUsed, heapTotal, rss } = process.memoryUsage();
     return { rss, heapUsed, heapTotal, newSpace: spaces.new_space, oldSpace: spaces.old_space, codeSpace: spaces.code_space, large: spaces.large_object_space };
   };
-  process.on("message", () => {
+  process.on("message", (settleMs) => {
     const before = heap();
     globalThis.gc();
-    process.send({ before, after: heap() });
+    if (settleMs) setTimeout(() => process.send({ before, after: heap() }), settleMs);
+    else process.send({ before, after: heap() });
   });
   process.on("disconnect", () => process.exit(0));
   process.send({ port });
@@ -62,7 +63,10 @@ async function main(requests) {
   const list = await (await fetch(`http://127.0.0.1:${mockPort}/v2/deployments?limit=20`)).json();
   const path = `/v2/deployments/${list.resources[7].id}`;
   const rows = [];
-  for (const [kind, server] of Object.entries(servers)) rows.push([kind, "idle", await server.usage()]);
+  for (const [kind, server] of Object.entries(servers)) rows.push([kind, "just started", await server.usage()]);
+  // As bench/run.mjs judges idle: at rest for 6 s, then the GC, and 1 s for V8 to hand pages back.
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  for (const [kind, server] of Object.entries(servers)) rows.push([kind, "at rest", await server.usage(1000)]);
   for (const [kind, server] of Object.entries(servers)) {
     await load({ kind: "count", port: await server.port, method: "GET", path, connections: 16, total: requests });
     rows.push([kind, `after ${requests.toLocaleString("en-US")} GETs`, await server.usage()]);
@@ -85,9 +89,9 @@ function start(kind, options) {
   return {
     proc,
     port,
-    usage: async () => {
+    usage: async (settleMs = 0) => {
       const answer = next();
-      proc.send("usage");
+      proc.send(settleMs);
       return answer;
     },
   };
