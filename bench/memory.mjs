@@ -1,9 +1,9 @@
 // `node bench/memory.mjs [requests]` — where the memory rows of bench/run.mjs go: the mock (as the
 // bench starts it) and bare express, each in its own process started with --expose-gc, just started,
 // at rest (as bench/run.mjs reads idle) and after `requests` (default 10,000) GETs of one deployment.
-// For each: RSS after a full GC, the V8 heap as committed per space (new space is two semi-spaces, whose size V8 sets from how much
-// survived young collections, start-up included), the heap in use, RSS outside the V8 heap, and the
-// heap just before that GC (what the old space grew to under load).
+// For each: RSS after a full GC, the V8 heap as committed per space (new space is two semi-spaces,
+// whose size V8 sets from how much survived young collections, start-up included), the heap in use,
+// RSS outside the V8 heap, and the heap just before that GC (what the old space grew to under load).
 //   node bench/memory.mjs child <kind> [optionsJson]   (internal: one server under test)
 import { fork } from "node:child_process";
 import { dirname, join } from "node:path";
