@@ -12,23 +12,23 @@ import { schemas } from "./registry.js";
  * A value found valid is kept, as a digest of its schema reference and JSON text, in a file of the
  * fixture cache folder (src/store/draft-cache.ts: the same folder, the same `off`) filed under the
  * build (core/build-id.ts), and the next process's first start takes that value as checked (its
- * later starts check with the validators). Only what passed is
- * remembered (a problem is always worked out again, with its pointer and reason), only values JSON
- * carries exactly (a NaN or an undefined property could pass for another value), and only in the
- * built package: from src/ (the test suite) every check runs.
+ * later starts check with the validators). Only what passed is remembered (a problem is always worked
+ * out again, with its pointer and reason), only values JSON carries exactly (a NaN or an undefined
+ * property could pass for another value), and only in the built package: from src/ (the test suite)
+ * every check runs.
  */
 export function checkRemembering(ref: string, data: unknown): ErrorObject[] {
   // Remembering serves a process's first start, where it saves loading validators. After it (a test
   // suite building a mock per test), checking with a validator at hand is cheaper than a digest.
   if (started || schemas().hasValidator(ref)) return schemas().check(ref, data);
   const key = rememberable(ref, data);
-  const known = key === undefined ? undefined : passed();
-  if (key !== undefined && known?.has(key)) return [];
+  const remembered = key === undefined ? undefined : passed();
+  if (key !== undefined && remembered?.has(key)) return [];
   const errors = schemas().check(ref, data);
-  if (key !== undefined && known && errors.length === 0) {
+  if (key !== undefined && remembered && errors.length === 0) {
     // Bounded: an unseeded mock's records differ every start, and the file is read whole by each process.
-    if (known.size >= MAX_REMEMBERED) known.clear();
-    known.add(key);
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    remembered.add(key);
     added = true;
   }
   return errors;
