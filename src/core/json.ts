@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from "node:util";
+
 /**
  * JSON helpers that treat every key — `__proto__` and `constructor` included — as data.
  * JSON.parse already creates such keys as own properties; the danger is code that later copies them
@@ -30,6 +32,15 @@ export function copyJson<T>(value: T): T {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) setOwn(out, key, copyJson((value as Record<string, unknown>)[key]));
   return out as T;
+}
+
+/**
+ * The JSON text of `value` when parsing it gives `value` back, else undefined: what may be kept as
+ * JSON and read back as the same value (no undefined property, NaN, Date or -0 that JSON would change).
+ */
+export function exactJsonText(value: unknown): string | undefined {
+  const text = JSON.stringify(value);
+  return text !== undefined && isDeepStrictEqual(JSON.parse(text), value) ? text : undefined;
 }
 
 /** Freezes a JSON value and everything in it, so that values shared between mocks cannot be changed. */

@@ -1,8 +1,8 @@
 import type { ErrorObject } from "ajv/dist/2020.js";
-import { isDeepStrictEqual } from "node:util";
 import { buildId } from "../core/build-id.js";
 import { sha256Hex } from "../core/digest.js";
-import { DraftCache, draftCacheDir } from "../store/draft-cache.js";
+import { exactJsonText } from "../core/json.js";
+import { builtValueKey, fixtureCache } from "../store/draft-cache.js";
 import { schemas } from "./registry.js";
 
 /**
@@ -39,7 +39,7 @@ export function saveRememberedChecks(): void {
   started = true;
   if (!added || !known || file === undefined) return;
   added = false;
-  cache.write(file, JSON.stringify({ passed: [...known] }));
+  fixtureCache().write(file, JSON.stringify({ passed: [...known] }));
 }
 
 /** How many passed values are remembered at most (the file is then ~130 KB); past it the list starts again. */
@@ -49,23 +49,19 @@ let started = false;
 let known: Set<string> | undefined;
 let added = false;
 let file: string | undefined;
-let cache: DraftCache;
 
 /** The set of remembered keys (read on first use), or undefined when nothing is remembered. */
 function passed(): Set<string> | undefined {
   if (known) return known;
-  const build = buildId();
-  cache ??= new DraftCache(draftCacheDir());
-  if (build === undefined || !cache.dir) return undefined;
-  file = sha256Hex(JSON.stringify(["checked-values", build])).slice(0, 40);
-  const list = cache.read(file)?.passed;
+  file = builtValueKey("checked-values");
+  if (file === undefined) return undefined;
+  const list = fixtureCache().read(file)?.passed;
   known = new Set(Array.isArray(list) ? list.filter((k): k is string => typeof k === "string") : []);
   return known;
 }
 
 function rememberable(ref: string, data: unknown): string | undefined {
   if (buildId() === undefined) return undefined;
-  const text = JSON.stringify(data);
-  if (text === undefined || !isDeepStrictEqual(JSON.parse(text), data)) return undefined;
-  return sha256Hex(`${ref}\0${text}`);
+  const text = exactJsonText(data);
+  return text === undefined ? undefined : sha256Hex(`${ref}\0${text}`);
 }

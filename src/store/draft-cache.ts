@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installedPackage } from "../core/lazy-modules.js";
+import { buildId } from "../core/build-id.js";
 import { sha256Hex } from "../core/digest.js";
 
 /** Bumped when what a draft is made from changes in a way the key below does not see. */
@@ -10,7 +11,7 @@ const FORMAT = 1;
 /** What else fixes a draft besides its schema, seed and options: the generators' own versions (read when first needed). */
 let generators: string[] | undefined;
 
-export function generatorVersions(): string[] {
+function generatorVersions(): string[] {
   generators ??= ["json-schema-faker", "@faker-js/faker"].map((name) => {
     try {
       return String(installedPackage(name).manifest.version);
@@ -71,6 +72,24 @@ export class DraftCache {
       // A read-only or missing directory: the next process generates the draft again.
     }
   }
+}
+
+let shared: DraftCache | undefined;
+
+/** The process's cache folder (drafts and everything else kept between processes), made on first use. */
+export function fixtureCache(): DraftCache {
+  return (shared ??= new DraftCache(draftCacheDir()));
+}
+
+/**
+ * The key of a value the mock's own code computed (`parts` name it), filed under the build
+ * (core/build-id.ts) and the generators' versions, so another build never reads it; undefined when
+ * there is no build (the test suite runs from src/) or the cache is off.
+ */
+export function builtValueKey(...parts: unknown[]): string | undefined {
+  const build = buildId();
+  if (build === undefined || !fixtureCache().dir) return undefined;
+  return sha256Hex(JSON.stringify([build, generatorVersions(), ...parts])).slice(0, 40);
 }
 
 /** The cache directory as the environment and working directory say (see DraftCache). */

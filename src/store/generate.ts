@@ -3,12 +3,10 @@ import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
 import { jsonSchemaFaker } from "../core/lazy-modules.js";
 import { copyJson } from "../core/json.js";
-import { DraftCache, draftCacheDir } from "./draft-cache.js";
+import { fixtureCache } from "./draft-cache.js";
 
 const MAX_CACHED = 5000;
 const generated = new Map<string, Record<string, unknown>>();
-/** Drafts of seeded mocks, kept between processes (src/store/draft-cache.ts); the directory is read when first needed. */
-let disk: DraftCache | undefined;
 
 /** json-schema-faker's options (part of the disk cache's key). */
 const OPTIONS = {
@@ -38,7 +36,7 @@ export class RecordGenerator {
     let value = generated.get(key);
     if (!value) {
       const schema = schemas().inlined(ref);
-      disk ??= new DraftCache(draftCacheDir());
+      const disk = fixtureCache();
       const diskKey = this.random.seeded ? disk.key(schema, seed, OPTIONS) : undefined;
       value = diskKey === undefined ? undefined : disk.read(diskKey);
       if (!value) {

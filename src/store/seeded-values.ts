@@ -1,8 +1,5 @@
-import { isDeepStrictEqual } from "node:util";
-import { buildId } from "../core/build-id.js";
-import { sha256Hex } from "../core/digest.js";
-import { freezeJson, setOwn } from "../core/json.js";
-import { DraftCache, draftCacheDir, generatorVersions } from "./draft-cache.js";
+import { exactJsonText, freezeJson, setOwn } from "../core/json.js";
+import { builtValueKey, fixtureCache } from "./draft-cache.js";
 
 /**
  * Values a seeded mock computes at start that are fixed by what they are computed from (the seed
@@ -26,7 +23,6 @@ export class SeededValues<T> {
   private size = 0;
   /** Inputs with values kept since they were last read from or written to disk. */
   private readonly unsaved = new Set<string>();
-  private disk: DraftCache | undefined;
 
   constructor(
     private readonly max: number,
@@ -57,9 +53,9 @@ export class SeededValues<T> {
     if (!this.unsaved.delete(inputs) || !kept || file === undefined) return;
     const out: Record<string, T> = {};
     for (const [key, value] of kept) {
-      if (isDeepStrictEqual(JSON.parse(JSON.stringify(value)), value)) setOwn(out, key, value);
+      if (exactJsonText(value) !== undefined) setOwn(out, key, value);
     }
-    this.cache().write(file, JSON.stringify(out));
+    fixtureCache().write(file, JSON.stringify(out));
   }
 
   /** The values of `inputs` kept on disk by an earlier process, now kept here too (or none). */
@@ -67,7 +63,7 @@ export class SeededValues<T> {
     const file = this.fileKey(inputs);
     if (file === undefined) return undefined;
     const kept = new Map<string, T>();
-    for (const [key, value] of Object.entries(this.cache().read(file) ?? {})) kept.set(key, freezeJson(value as T));
+    for (const [key, value] of Object.entries(fixtureCache().read(file) ?? {})) kept.set(key, freezeJson(value as T));
     if (this.size + kept.size >= this.max) {
       this.values.clear();
       this.size = 0;
@@ -79,12 +75,6 @@ export class SeededValues<T> {
 
   /** The disk key of `inputs`, or undefined when nothing is kept on disk (no name, no build, no folder). */
   private fileKey(inputs: string): string | undefined {
-    const build = buildId();
-    if (!this.diskName || build === undefined || !this.cache().dir) return undefined;
-    return sha256Hex(JSON.stringify(["seeded-values", build, generatorVersions(), this.diskName, inputs])).slice(0, 40);
-  }
-
-  private cache(): DraftCache {
-    return (this.disk ??= new DraftCache(draftCacheDir()));
+    return this.diskName ? builtValueKey("seeded-values", this.diskName, inputs) : undefined;
   }
 }
