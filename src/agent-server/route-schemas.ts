@@ -1,4 +1,5 @@
 import { object, UUID, type JsonSchema, type ResponseSpec } from "../http/route.js";
+import { perProcess } from "../core/memo.js";
 
 /** Schemas the agent server's route declarations share. */
 export const THREAD = "agent-server/thread.json#/$defs/";
@@ -18,12 +19,9 @@ export const RUN_PATH = object({ thread_id: UUID, run_id: UUID });
  * room for every index up to the largest, kilobytes each, for a hundred routes per start.
  */
 export function errors(...statuses: number[]): Readonly<Record<number, ResponseSpec>> {
-  const key = statuses.join();
-  let spec = errorSpecs.get(key);
-  if (!spec) errorSpecs.set(key, (spec = Object.freeze(Object.fromEntries(statuses.map((s) => [s, ERROR])))));
-  return spec;
+  return errorSpec(statuses.join());
 }
-const errorSpecs = new Map<string, Readonly<Record<number, ResponseSpec>>>();
+const errorSpec = perProcess((list: string): Readonly<Record<number, ResponseSpec>> => Object.freeze(Object.fromEntries(list.split(",").map((s) => [Number(s), ERROR]))));
 
 /** Declared request headers (node lowercases names); none is required. */
 export function headers(properties: Record<string, JsonSchema>): JsonSchema {

@@ -12,6 +12,7 @@ import { runSteps } from "./pipeline.js";
 import { HttpRequestScope } from "./request-scope.js";
 import { Reply, type RouteInput, type RouteSpec } from "./route.js";
 import type { RequestProblem, ServiceModule } from "./service-module.js";
+import { perProcess } from "../core/memo.js";
 
 /** One route as served: its module, its declaration and the full path (prefix included). */
 export interface MountedRoute {
@@ -230,13 +231,7 @@ function authenticate(module: ServiceModule): RequestHandler {
 type Parsers = Record<NonNullable<RouteSpec["bodyKind"]>, RequestHandler[]>;
 
 /** The parsers by body limit, shared by every module and mock of the process: they keep nothing between requests. */
-const parsersByLimit = new Map<string | undefined, Parsers>();
-
-function bodyParsersFor(limit: string | undefined): Parsers {
-  let parsers = parsersByLimit.get(limit);
-  if (!parsers) parsersByLimit.set(limit, (parsers = bodyParsers(limit)));
-  return parsers;
-}
+const bodyParsersFor = perProcess(bodyParsers);
 
 function bodyParsers(limit: string | undefined): Parsers {
   const json = jsonBody(limit);
@@ -282,13 +277,8 @@ function watchResponse(module: ServiceModule, spec: RouteSpec): RequestHandler {
   };
 }
 
-/** `/threads/{thread_id}` → `/threads/:thread_id` (express 5 path syntax); once per path and process, as route-table.ts's patterns. */
-export function expressPath(path: string): string {
-  let converted = expressPaths.get(path);
-  if (converted === undefined) expressPaths.set(path, (converted = path.replace(/\{([^}]+)\}/g, ":$1")));
-  return converted;
-}
-const expressPaths = new Map<string, string>();
+/** `/threads/{thread_id}` → `/threads/:thread_id` (express 5 path syntax); once per path and process. */
+export const expressPath = perProcess((path: string): string => path.replace(/\{([^}]+)\}/g, ":$1"));
 
 function paramNames(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);

@@ -1,3 +1,4 @@
+import { perProcess } from "../core/memo.js";
 import { detailError } from "./http-error.js";
 
 /** A route found for a request: what was registered and the decoded path parameters. */
@@ -68,16 +69,9 @@ export class RouteMatcher<T> {
 const WILDCARD = "{}";
 
 /** Segments by declared path, shared by every mock of the process: each start declares the same few hundred routes. */
-const declared = new Map<string, readonly Segment[]>();
-
-function segmentsOf(path: string): readonly Segment[] {
-  let segments = declared.get(path);
-  if (!segments) {
-    segments = split(path).map((s) => (/^\{[^}]+\}$/.test(s) ? { param: s.slice(1, -1) } : { literal: s.toLowerCase() }));
-    declared.set(path, segments);
-  }
-  return segments;
-}
+const segmentsOf = perProcess((path: string): readonly Segment[] =>
+  split(path).map((s) => (/^\{[^}]+\}$/.test(s) ? { param: s.slice(1, -1) } : { literal: s.toLowerCase() })),
+);
 
 /** `/a/b/` → `["a", "b"]`: one trailing slash is allowed (express's non-strict routing). */
 function split(path: string): string[] {

@@ -1,3 +1,5 @@
+import { perProcess } from "../core/memo.js";
+
 /**
  * Every route the mock serves, by method and path pattern. Express answers an unmatched request the
  * same way whatever the reason; the table lets the fallback tell "no such path" (404) from "path
@@ -25,13 +27,7 @@ export class RouteTable {
 }
 
 /** Patterns by path, shared by every mock of the process: each start declares the same few hundred routes. */
-const patterns = new Map<string, RegExp>();
-
-function patternFor(path: string): RegExp {
-  let pattern = patterns.get(path);
-  if (!pattern) patterns.set(path, (pattern = compile(path)));
-  return pattern;
-}
+const patternFor = perProcess(compile);
 
 function compile(path: string): RegExp {
   const source = path
