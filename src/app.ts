@@ -10,6 +10,7 @@ import { agentServer, agentServerModule } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
 import { Registrar } from "./http/registrar.js";
 import { pipeline } from "./http/pipeline.js";
+import { setAppEntry } from "./http/app-entry.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
 import { adminDocsRoute, apiDocsModule } from "./http/api-docs-module.js";
 import { adminModule } from "./admin/index.js";
@@ -57,18 +58,20 @@ export function createApp(options: MockOptions = {}): Express {
   fixtures.finish();
   for (const rule of readFaultRules(options.faults ?? [])) ctx.faults.add(rule);
   // One pipeline for all four services: they live under disjoint paths (DESIGN §1).
-  app.use(
-    pipeline([
-      requestLog(ctx, options.onRequest),
-      inspectorLink(),
-      ctx.journal.middleware(),
-      // Before every /_mock route: no other web page may drive the admin API (docs/security.md).
-      adminGuard({ origins: options.corsOrigins, publicUrl: options.publicUrl, errors: adminErrors }),
-      registrar.dispatch,
-      notFound(ctx.routes),
-    ]),
-  );
-  app.use(errorHandler());
+  const steps = [
+    requestLog(ctx, options.onRequest),
+    inspectorLink(),
+    ctx.journal.middleware(),
+    // Before every /_mock route: no other web page may drive the admin API (docs/security.md).
+    adminGuard({ origins: options.corsOrigins, publicUrl: options.publicUrl, errors: adminErrors }),
+    registrar.dispatch,
+    notFound(ctx.routes),
+  ];
+  const onError = errorHandler();
+  app.use(pipeline(steps));
+  app.use(onError);
+  // The same two layers for startMockServer's servers, without express's router (http/app-entry.ts).
+  setAppEntry(app, steps, onError);
   ctx.markStarted();
   // What start-up found valid, for the next process (src/schemas/remembered-checks.ts).
   saveRememberedChecks();

@@ -4,6 +4,7 @@ import { createApp, mockOf } from "./app.js";
 import { RequestGate } from "./http/request-gate.js";
 import { HostCheck } from "./http/host-check.js";
 import { AppPrototypes } from "./http/app-prototypes.js";
+import { entryOf } from "./http/app-entry.js";
 import type { MockOptions } from "./options.js";
 import type { MockControl } from "./mock-control.js";
 import { inspectorUrl } from "./admin/inspector-routes.js";
@@ -92,7 +93,7 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     throw err;
   }
   prototypes.use(app);
-  gate.open(app);
+  gate.open(entryOf(app));
   let control = mockOf(app);
   const close = async () => {
     control.context.close();
@@ -103,7 +104,7 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     const previous = control;
     control = mockOf(next);
     prototypes.use(next);
-    gate.open(next);
+    gate.open(entryOf(next));
     previous.context.close();
   };
   return {

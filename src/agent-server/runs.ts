@@ -281,15 +281,16 @@ export class RunService {
     let ending: Ending;
     let store: ScenarioStoreWrite[];
     try {
-      events = renderTemplates(turn.events ?? [], values) as ScenarioEvent[];
+      events = renderTemplates(turn.events ?? NONE, values) as ScenarioEvent[];
       ending = renderTemplates(turn.end ?? "success", values) as Ending;
-      store = renderTemplates(turn.store ?? [], values) as ScenarioStoreWrite[];
+      store = renderTemplates(turn.store ?? NONE, values) as ScenarioStoreWrite[];
     } catch (err) {
       if (err instanceof TemplateError) throw agentErrors.templateFailed(scenario.name, err.message);
       throw err;
     }
     // A line break in an event name would end the SSE field and let the rest pass for other fields.
-    const broken = events.findIndex((e) => /[\r\n]/.test(e.event));
+    // Only a rendered name can (the scenario schema refuses line breaks in a name as written).
+    const broken = events === turn.events ? -1 : events.findIndex((e) => LINE_BREAK.test(e.event));
     if (broken >= 0) throw agentErrors.templateFailed(scenario.name, `event name at /${broken}/event is ${JSON.stringify(events[broken]!.event)} in this run; an SSE event name is one line`);
     return { scenario, turnIndex, events, eventTexts: turn.events && constantEventTexts(turn.events, events), ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults), store };
   }
@@ -354,7 +355,7 @@ export class RunService {
     // Every run publishes its own modes (`["values"]` by default); a join cannot ask for more.
     const modes = new Set(requested);
     const generation = this.generation;
-    const feedbackKeys = [...new Set(body.feedback_keys ?? [])];
+    const feedbackKeys = body.feedback_keys?.length ? [...new Set(body.feedback_keys)] : NO_FEEDBACK_KEYS;
     // Read now, from the request the run came in on, and only when the run will issue tokens.
     const tracingUrl = feedbackKeys.length ? scope.tracingUrl : "";
     const execution: Execution = new Execution(
@@ -629,6 +630,13 @@ function runKwargs(
     durability: body.durability ?? "async",
   };
 }
+
+const LINE_BREAK = /[\r\n]/;
+
+/** A turn's missing events or store writes: one frozen list, not a new one per run. */
+const NONE: readonly never[] = Object.freeze([]);
+
+const NO_FEEDBACK_KEYS: readonly string[] = NONE;
 
 /** Namespace of the mock's request ids (`langgraph_request_id`), so they are fixed by the run id. */
 const REQUEST_ID_NAMESPACE = "5f1d2c3b-7a4e-4c1a-9b7e-2d6f8a0c1e3b";

@@ -1,6 +1,6 @@
 import type { LoadProblem } from "../core/load-error.js";
 import type { SourceDocument } from "../core/read-documents.js";
-import { isPlainObject, toPointer } from "../core/json.js";
+import { copyJson, freezeJson, isPlainObject, toPointer } from "../core/json.js";
 import { isUuid } from "../core/random.js";
 import { checkRemembering } from "../schemas/remembered-checks.js";
 import type { ErrorObject } from "ajv";
@@ -75,7 +75,9 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
         priority: (value.priority as number | undefined) ?? 0,
         once: value.once === true,
         match,
-        turns,
+        // Frozen copies: every run of a turn without templates shares its parts (templates.ts), and
+        // objects a caller passed in stay theirs to change.
+        turns: freezeJson(copyJson(turns)),
         source: { file: doc.file, pointer: toPointer(path) },
       });
     }

@@ -1,6 +1,6 @@
 import { formatTimestamp } from "../core/clock.js";
 import { closest } from "../core/did-you-mean.js";
-import { copyJson, getOwn, isPlainObject, setOwn, toPointer } from "../core/json.js";
+import { getOwn, isPlainObject, setOwn, toPointer } from "../core/json.js";
 import { uuid5, type Random } from "../core/random.js";
 import { callFaker, fakerCallProblem } from "./faker-calls.js";
 
@@ -52,7 +52,7 @@ export function templateProblems(value: unknown, path: (string | number)[] = [])
   return out;
 }
 
-/** A copy of `value` with every template filled from the scope. Throws TemplateError. */
+/** `value` with every template filled from the scope: a new value where it holds templates, else `value` itself. Throws TemplateError. */
 export function renderTemplates(value: unknown, scope: TemplateScope, path: (string | number)[] = []): unknown {
   if (typeof value === "string") {
     const whole = WHOLE.exec(value);
@@ -63,7 +63,8 @@ export function renderTemplates(value: unknown, scope: TemplateScope, path: (str
       return typeof result === "string" ? result : JSON.stringify(result);
     });
   }
-  if ((Array.isArray(value) || isPlainObject(value)) && holdsNoTemplate(value)) return copyJson(value);
+  // Scenario turns are frozen when loaded (scenario-validation.ts): a part without templates is the same in every run, and shared.
+  if ((Array.isArray(value) || isPlainObject(value)) && holdsNoTemplate(value)) return value;
   if (Array.isArray(value)) return value.map((item, i) => renderTemplates(item, scope, [...path, i]));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};

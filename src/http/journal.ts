@@ -62,6 +62,8 @@ type StoredEntry = Omit<JournalEntry, "body" | "received_at" | "headers" | "quer
 /** Where a request's notes wait in `res.locals` until the request is recorded. */
 const NOTE = "journalNote";
 
+const NO_QUERY: Readonly<Record<string, never>> = Object.freeze({});
+
 /** The stored body of every request without one (most of them). */
 const NO_BODY: StoredBody = Object.freeze({ value: null });
 
@@ -73,7 +75,12 @@ const NO_BODY: StoredBody = Object.freeze({ value: null });
  * Admin routes (`/_mock…`) are never recorded.
  */
 export class Journal {
+  /**
+   * The newest `maxEntries` entries: in order until full, then a ring whose oldest entry is at
+   * `oldest` (dropping the oldest from the front moved a thousand entries on every request).
+   */
   private entries: StoredEntry[] = [];
+  private oldest = 0;
   private nextId = 1;
   /** Told of each entry recorded; `read` builds the entry as list() returns it, only when called. */
   onRecord: ((read: () => JournalEntry) => void) | undefined;
@@ -99,7 +106,7 @@ export class Journal {
 
   list(filter: JournalFilter = {}): JournalEntry[] {
     const method = filter.method?.toUpperCase();
-    let matches = this.entries.filter(
+    let matches = this.inOrder().filter(
       (e) =>
         (!method || e.method === method) &&
         (!filter.path || e.path.startsWith(filter.path)) &&
@@ -117,11 +124,15 @@ export class Journal {
   annotate(req: Request, note: Record<string, unknown>): void {
     const locals = req.res?.locals;
     if (!locals) return;
-    locals[NOTE] = { ...(locals[NOTE] as Record<string, unknown> | undefined), ...note };
+    // The request's own object, added to in place: notes come from the mock's code, never from a client.
+    const kept = locals[NOTE] as Record<string, unknown> | undefined;
+    if (kept) Object.assign(kept, note);
+    else locals[NOTE] = { ...note };
   }
 
   clear(): void {
     this.entries = [];
+    this.oldest = 0;
     this.nextId = 1;
   }
 
@@ -147,7 +158,8 @@ export class Journal {
       id: this.nextId++,
       method: req.method,
       path,
-      queryAndHeaders: JSON.stringify([req.query, req.headers]),
+      // Without a query string req.query is `{}`, parsed anew on every read: not worth a parse.
+      queryAndHeaders: JSON.stringify([req.url.includes("?") ? req.query : NO_QUERY, req.headers]),
       stored,
       status,
       route: typeof locals.route === "string" ? locals.route : null,
@@ -157,9 +169,22 @@ export class Journal {
     };
     const note = locals[NOTE] as Record<string, unknown> | undefined;
     if (note) entry.note = note;
-    this.entries.push(entry);
-    if (this.entries.length > this.options.maxEntries) this.entries.splice(0, this.entries.length - this.options.maxEntries);
+    this.keep(entry);
     this.onRecord?.(() => publicEntry(entry, this.options.showSecrets));
+  }
+
+  private keep(entry: StoredEntry): void {
+    const max = this.options.maxEntries;
+    if (this.entries.length < max) this.entries.push(entry);
+    else if (max > 0) {
+      this.entries[this.oldest] = entry;
+      this.oldest = (this.oldest + 1) % max;
+    }
+  }
+
+  /** The entries kept, oldest first. */
+  private inOrder(): StoredEntry[] {
+    return this.oldest === 0 ? this.entries : [...this.entries.slice(this.oldest), ...this.entries.slice(0, this.oldest)];
   }
 
   private storeBody(req: Request): StoredBody {

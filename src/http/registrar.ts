@@ -148,11 +148,13 @@ function readInput(module: ServiceModule, spec: RouteSpec, req: Request, ctx: Mo
   const mount: Record<string, string> = {};
   for (const name in req.params) (mountNames.has(name) ? mount : routeParams)[name] = (req.params as Record<string, string>)[name] as string;
   const params = read("path", spec.params, routeParams) as Record<string, string>;
-  const query = read("query", spec.query, req.query);
+  // Express parses the query string again on every read of req.query: read once, and only when asked for.
+  const rawQuery: unknown = spec.query !== undefined || module.strictQuery ? req.query : undefined;
+  const query = read("query", spec.query, rawQuery);
   if (module.strictQuery) {
     const declared = Object.keys((spec.query !== undefined && (schemas().resolve(spec.query).properties as object)) || {});
-    const unknown = Object.keys(req.query as object).filter((k) => !declared.includes(k));
-    if (unknown.length) problems.push({ part: "query", schema: spec.query ?? {}, data: req.query, errors: [], unknown });
+    const unknown = Object.keys(rawQuery as object).filter((k) => !declared.includes(k));
+    if (unknown.length) problems.push({ part: "query", schema: spec.query ?? {}, data: rawQuery, errors: [], unknown });
   }
   const headers = read("header", spec.headers, req.headers);
   let body: unknown = req.body;

@@ -150,6 +150,10 @@ describe("the request journal (GET /_mock/requests)", () => {
       [4, "3"],
       [5, "4"],
     ]);
+    // Round the ring once more: still the newest three, oldest first.
+    for (let i = 5; i < 7; i++) await request(app).get(`/api/v1/info?n=${i}`);
+    const later = (await request(app).get("/_mock/requests")).body.items as { id: number; query: { n: string } }[];
+    expect(later.map((r) => r.id)).toEqual([5, 6, 7]);
   });
 
   it("caps bodies: one larger than maxBodyBytes is kept as a truncated preview with its size", async () => {

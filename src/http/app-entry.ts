@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from "express";
+import { runSteps } from "./pipeline.js";
+
+type Entry = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The mock's apps' entries for its own servers (`entryOf`). */
+const entries = new WeakMap<Express, Entry>();
+
+/**
+ * Gives `app` — built by createApp as `app.use(pipeline(steps))` then `app.use(onError)` — an entry
+ * for the mock's own servers that does what express's `app.handle` and router do for those two
+ * layers, without them: the two objects linked, the app's prototypes (already in place for the
+ * servers' requests: app-prototypes.ts), `res.locals`, `req.originalUrl` and `req.baseUrl`, then the
+ * steps, and the error handler for anything they pass on. Express's router walks its layers with
+ * closures and path bookkeeping on every request (~2 KB allocated, about a twentieth of a streamed
+ * run's CPU) for what is one layer here. The app itself is unchanged: supertest, or an app that
+ * mounts the mock, go through express as before.
+ */
+export function setAppEntry(app: Express, steps: readonly RequestHandler[], onError: ErrorRequestHandler): void {
+  const prototypes = { request: app.request, response: app.response };
+  const entry = (rawReq: IncomingMessage, rawRes: ServerResponse): void => {
+    const req = rawReq as Request;
+    const res = rawRes as Response;
+    if (Object.getPrototypeOf(req) !== prototypes.request) Object.setPrototypeOf(req, prototypes.request);
+    if (Object.getPrototypeOf(res) !== prototypes.response) Object.setPrototypeOf(res, prototypes.response);
+    req.res = res;
+    res.req = req;
+    res.locals ??= Object.create(null) as Response["locals"];
+    req.originalUrl ??= req.url;
+    req.baseUrl = "";
+    runSteps(steps, req, res, (err?: unknown) => {
+      // The steps end with the 404/405 answer, which passes an error too: there is always one.
+      try {
+        onError(err ?? new Error("no step answered"), req, res, unanswered(req, res));
+      } catch (thrown) {
+        unanswered(req, res)(thrown);
+      }
+    });
+  };
+  entries.set(app, entry);
+}
+
+/** The entry setAppEntry gave `app`, else the app itself (express's own handling). */
+export function entryOf(app: Express): Entry {
+  return entries.get(app) ?? (app as unknown as Entry);
+}
+
+/** What is left when the error handler itself fails (a bug in the mock): a bare 500, never a stack trace. */
+function unanswered(req: Request, res: Response): NextFunction {
+  return (err?: unknown) => {
+    process.stderr.write(`agent-platform-mock: unanswered ${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}\n`);
+    if (res.headersSent) res.destroy();
+    else res.status(500).json({ detail: "Internal Server Error" });
+  };
+}
