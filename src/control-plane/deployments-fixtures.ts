@@ -39,8 +39,8 @@ type WireRevisionEntry = Omit<RevisionEntry, "revision"> & { revision: RevisionW
  */
 interface Loaded {
   deployment: DeploymentWire;
-  /** Its metadata but the revisions (in wire form here, beside it). */
-  meta: Omit<DeploymentMeta, "revisions">;
+  meta: DeploymentMeta;
+  /** In wire form. */
   revisions: WireRevisionEntry[];
   /** The newest revision when the fixture lists it in flight, with its scripted failure. */
   resume?: { revision: RevisionWire; failAt: RevisionStatus | null };
@@ -102,7 +102,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     revisionProblems(loaded, entry, problem);
     if (fixtures.problems.length > problemsBefore) continue;
     namesOf(deployment.tenant_id).add(deployment.name);
-    store.put(storedTimes(deployment), { ...loaded.meta, revisions: loaded.revisions.map((r) => ({ ...r, revision: storedTimes(r.revision) })) });
+    store.put(storedTimes(deployment), loaded.meta, loaded.revisions.map((r) => ({ ...r, revision: storedTimes(r.revision) })));
     if (loaded.resume) resumed.push(loaded);
   }
   if (inputs !== undefined) completedEntries.save(inputs);
@@ -120,12 +120,12 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     // Generated records are schema-valid by construction; a sample is checked (every record of a
     // small set, then one in CHECK_EVERY: ~300 of 100,000), so a generator bug still fails loudly
     // without validating every record — that was most of the load time. A record that fails stops the set.
-    generateDeployments(env, { count: total, tenantId, before: start, takenNames: namesOf(tenantId), progress }, (deployment, meta, i) => {
+    generateDeployments(env, { count: total, tenantId, before: start, takenNames: namesOf(tenantId), progress }, (deployment, meta, revisions, i) => {
       if (i < CHECK_ALL_BELOW || i % CHECK_EVERY === 0) {
         if (!fixtures.check(at, DEPLOYMENT_REF, wireTimes(deployment))) return false;
-        for (const r of meta.revisions) if (!fixtures.check(at, REVISION_REF, revisionToWire(r.revision))) return false;
+        for (const r of revisions.entries(i, deployment)) if (!fixtures.check(at, REVISION_REF, revisionToWire(r.revision))) return false;
       }
-      store.put(deployment, meta);
+      store.putGenerated(deployment, meta, revisions, i);
       return true;
     });
     progress?.(total);

@@ -1,8 +1,10 @@
 import type { Faker } from "@faker-js/faker";
+import { fastUuid4 } from "../core/fast-uuid.js";
 import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
 import { SOURCE_RULES } from "./deployments-rules.js";
-import { schemaKeys, type ConfigObject, type Deployment, type DeploymentMeta, type DeploymentSource, type DeploymentStatus, type RevisionEntry, type RevisionStatus } from "./deployments-store.js";
+import { schemaKeys, type ConfigObject, type Deployment, type DeploymentMeta, type DeploymentSource, type DeploymentStatus, type RevisionStatus } from "./deployments-store.js";
+import { GeneratedRevisions } from "./generated-revisions.js";
 import { agentUrl } from "./deployments-service.js";
 import type { Repository } from "./integrations-store.js";
 import type { TakenNames } from "./deployment-names.js";
@@ -67,30 +69,6 @@ function pooled(random: Random, size = POOL_SIZE): (key: string, draw: Draw) => 
   };
 }
 const POOL_SIZE = 256;
-
-/** Character codes of the hex digits. */
-const HEX = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
-const hex = (n: number) => HEX[n & 0xf] as number;
-const DASH = 45;
-
-/**
- * A version 4 UUID from four draws of the seeded generator: random.uuid4() goes through a buffer
- * and a hex string per id, which dominated bulk generation. Made by one String.fromCharCode call:
- * one flat string (a concatenated one would keep its pieces, several times the memory, in every
- * record), without the round trip through a Buffer that decoding bytes costs.
- */
-export function fastUuid4(random: Random): string {
-  const a = (random.next() * 4294967296) >>> 0;
-  const b = (((random.next() * 4294967296) >>> 0) & 0xffff0fff) | 0x00004000;
-  const c = (((random.next() * 4294967296) >>> 0) & 0x3fffffff) | 0x80000000;
-  const d = (random.next() * 4294967296) >>> 0;
-  return String.fromCharCode(
-    hex(a >>> 28), hex(a >>> 24), hex(a >>> 20), hex(a >>> 16), hex(a >>> 12), hex(a >>> 8), hex(a >>> 4), hex(a), DASH,
-    hex(b >>> 28), hex(b >>> 24), hex(b >>> 20), hex(b >>> 16), DASH, hex(b >>> 12), hex(b >>> 8), hex(b >>> 4), hex(b), DASH,
-    hex(c >>> 28), hex(c >>> 24), hex(c >>> 20), hex(c >>> 16), DASH, hex(c >>> 12), hex(c >>> 8), hex(c >>> 4), hex(c),
-    hex(d >>> 28), hex(d >>> 24), hex(d >>> 20), hex(d >>> 16), hex(d >>> 12), hex(d >>> 8), hex(d >>> 4), hex(d),
-  );
-}
 
 /** A source's `source_config` or `source_revision_config` for one record (see compileConfig). */
 type ConfigBuilder = (linked: ConfigObject, given: ConfigObject | undefined, fresh: FreshValues, tag: string | undefined) => ConfigObject;
@@ -256,8 +234,11 @@ export function coherentConfigs(
   return { source_config, source_revision_config };
 }
 
-/** Takes each generated deployment with its metadata and revisions (the store's put); false stops the generation. */
-export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, index: number) => boolean;
+/**
+ * Takes each generated deployment with its metadata and its set's revisions, where it is record
+ * `index` (the store's putGenerated); false stops the generation.
+ */
+export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, revisions: GeneratedRevisions, index: number) => boolean;
 
 const OTHER_STATUSES = ["UNUSED", "AWAITING_DELETE", "UNKNOWN"] as const;
 const OLDER_REVISION_STATUSES = ["DEPLOYED", "INTERRUPTED", "SKIPPED"] as const;
@@ -266,6 +247,17 @@ const IMAGE_FAILURES: readonly RevisionStatus[] = ["DEPLOY_FAILED", "CREATE_FAIL
 const NO_DRAFT = {};
 // Shared by every record without any (records are never changed in place; frozen, so nothing can).
 const NO_TAGS: readonly string[] = Object.freeze([]);
+/** The metadata generated records can have: one frozen object per tag list and flag, shared. */
+type MetaPool = (tags: readonly string[], remoteReconciled: boolean) => DeploymentMeta;
+function metaPool(): MetaPool {
+  const pool = new Map<readonly string[], [DeploymentMeta, DeploymentMeta]>();
+  const meta = (tags: readonly string[], remote_reconciled: boolean): DeploymentMeta => Object.freeze({ tag_value_ids: tags, remote_reconciled, fail_next_at: null });
+  return (tags, remoteReconciled) => {
+    let pair = pool.get(tags);
+    if (!pair) pool.set(tags, (pair = [meta(tags, false), meta(tags, true)]));
+    return pair[remoteReconciled ? 1 : 0];
+  };
+}
 const NO_SECRETS = Object.freeze([]) as unknown as Deployment["secrets"];
 
 /**
@@ -274,7 +266,8 @@ const NO_SECRETS = Object.freeze([]) as unknown as Deployment["secrets"];
  * (DeploymentFactory) takes values from pools drawn once from the schema's enums and faker annotations
  * and ids from the seeded generator directly (docs/decisions/deployments.md). Each record goes to
  * `add` as soon as it is made: nothing holds the whole set but the store. Every object is a literal
- * built whole, arrays included (see compileConfig). Every revision is settled (none is in flight).
+ * built whole, arrays included (see compileConfig). Every revision is settled (none is in flight);
+ * revisions are kept compact (GeneratedRevisions) and metadata shared.
  */
 export function generateDeployments(
   env: GenerationEnv,
@@ -292,6 +285,8 @@ export function generateDeployments(
   const secret = { name: factory.annotated("Secret", "name"), value: factory.annotated("Secret", "value") };
   const taken = options.takenNames;
   const names = taken.generatedSet();
+  const revisions = new GeneratedRevisions(options.count, olderConfig);
+  const metaFor = metaPool();
   for (let i = 0; i < options.count; i++) {
     // Start-up blocks while this runs (10,000 take seconds): let the CLI say how far it got.
     if (options.progress && i % 1000 === 0 && i > 0) options.progress(i);
@@ -302,15 +297,7 @@ export function generateDeployments(
     names.push(deploymentName);
     const createdAt = options.before - random.int(1, 700) * DAY_MS - random.int(0, DAY_MS - 1);
     const configs = factory.configs(source, id, NO_DRAFT);
-    const revisions = generatedRevisions(factory, random, id, source, configs.source_revision_config, createdAt);
-    const newest = (revisions[0] as RevisionEntry).revision;
-    let active: string | null = null;
-    for (const entry of revisions) {
-      if (entry.revision.status === "DEPLOYED") {
-        active = entry.revision.id;
-        break;
-      }
-    }
+    const newest = generatedRevisions(factory, random, revisions, i, source, configs.source_revision_config, createdAt);
     const status: DeploymentStatus = random.next() < 0.9 ? "READY" : random.pick(OTHER_STATUSES);
     const secrets = distinctSecrets(secret, random.int(0, 2));
     const deployment: Deployment = {
@@ -323,19 +310,14 @@ export function generateDeployments(
       id,
       tenant_id: options.tenantId,
       created_at: createdAt,
-      updated_at: newest.updated_at,
+      updated_at: newest.updatedAt,
       status,
       latest_revision_id: newest.id,
-      active_revision_id: active,
+      active_revision_id: newest.active,
       image_version: random.pick(versions),
     };
-    const meta: DeploymentMeta = {
-      tag_value_ids: random.next() < 0.5 ? random.pick(tagLists) : NO_TAGS,
-      remote_reconciled: random.next() < 0.25,
-      revisions,
-      fail_next_at: null,
-    };
-    if (!add(deployment, meta, i)) return;
+    const tags = random.next() < 0.5 ? random.pick(tagLists) : NO_TAGS;
+    if (!add(deployment, metaFor(tags, random.next() < 0.25), revisions, i)) return;
   }
 }
 
@@ -368,52 +350,55 @@ export function olderRevisionConfig(random: Random, source: DeploymentSource, ne
   return { ...newest, [field]: field === "repo_commit_sha" ? random.hex(40) : fakeProperty(random.faker, "SourceRevisionConfig", field) };
 }
 
+/** An older generated revision's configuration (GeneratedRevisions builds them when they are read). */
+function olderConfig(source: DeploymentSource, newest: ConfigObject, value: unknown): ConfigObject {
+  return planFor(source).older(newest, value);
+}
+
+/** What a generated deployment takes from its revisions: the newest's id and last update, the id of the newest DEPLOYED one. */
+interface NewestRevision {
+  id: string;
+  updatedAt: number;
+  active: string | null;
+}
+const newestRevision: NewestRevision = { id: "", updatedAt: 0, active: null };
+
 /**
- * One to three settled revisions, newest first; the newest carries the deployment's configuration.
- * Each is built from its own commit, image or upload (a pooled value is drawn again if taken).
+ * One to three settled revisions, newest first, into record `row` of the set's table; the newest
+ * carries the deployment's configuration. Each is built from its own commit, image or upload (a
+ * pooled value is drawn again if taken). Draws as many values, in the same order, as building the
+ * revisions' objects did. Returns what the deployment takes from them (the same object every call).
  */
-function generatedRevisions(factory: DeploymentFactory, random: Random, deploymentId: string, source: DeploymentSource, config: ConfigObject, createdAt: number): RevisionEntry[] {
+function generatedRevisions(factory: DeploymentFactory, random: Random, table: GeneratedRevisions, row: number, source: DeploymentSource, config: ConfigObject, createdAt: number): NewestRevision {
   const count = random.int(1, 3);
+  table.start(row, count);
   const failures = SOURCE_RULES[source].builds ? BUILD_FAILURES : IMAGE_FAILURES;
   const field = ARTIFACT[source];
   const artifact = factory.artifact[field];
-  const older = planFor(source).older;
   // The values revisions were built from so far: the newest's, then up to two older ones.
   const newestValue = config[field];
   let olderValue: unknown;
-  // Newest first, as an array literal of the exact length once all are made (see compileConfig).
-  let newest: RevisionEntry | undefined;
-  let second: RevisionEntry | undefined;
-  let third: RevisionEntry | undefined;
-  for (let k = count - 1; k >= 0; k--) {
-    const created = createdAt + k * 3_600_000;
-    const status: RevisionStatus = k === count - 1 ? (random.next() < 0.85 ? "DEPLOYED" : random.pick(failures)) : random.pick(OLDER_REVISION_STATUSES);
-    let revisionConfig = config;
-    if (k !== count - 1) {
+  const out = newestRevision;
+  out.active = null;
+  for (let slot = 0; slot < count; slot++) {
+    const created = GeneratedRevisions.created(createdAt, count, slot);
+    const status: RevisionStatus = slot === 0 ? (random.next() < 0.85 ? "DEPLOYED" : random.pick(failures)) : random.pick(OLDER_REVISION_STATUSES);
+    let value: unknown;
+    if (slot > 0) {
       // The newest's value is taken, so at least one is drawn; up to 20 while the draw is taken too.
-      let value: unknown;
       let tries = 0;
       do value = artifact();
       while (++tries < 20 && (value === newestValue || value === olderValue));
-      revisionConfig = older(config, value);
       olderValue = value;
     }
-    const entry: RevisionEntry = {
-      deployment_id: deploymentId,
-      remote_reconciled: false,
-      revision: {
-        id: factory.uuid(),
-        created_at: created,
-        updated_at: created + random.int(5, 20) * 60_000,
-        status,
-        source,
-        source_revision_config: revisionConfig,
-      },
-    };
-    if (!newest) newest = entry;
-    else if (!second) second = entry;
-    else third = entry;
+    table.revision(row, slot, status, value, random);
+    const id = slot === 0 ? factory.uuid() : undefined;
+    const updatedAt = table.updated(row, slot, created, random.int(5, 20));
+    if (slot === 0) {
+      out.id = id as string;
+      out.updatedAt = updatedAt;
+    }
+    if (status === "DEPLOYED" && out.active === null) out.active = slot === 0 ? out.id : table.id(row, slot);
   }
-  const first = newest as RevisionEntry;
-  return !second ? [first] : !third ? [first, second] : [first, second, third];
+  return out;
 }
