@@ -48,18 +48,21 @@ export class GeneratedNames {
   }
 }
 
-/** The number after a name's last hyphen as String(n) writes it (digits, no leading zero), else 0. */
+/**
+ * The number after a name's last hyphen as String(n) writes it (digits, no leading zero), else 0.
+ * Read from the end by character codes: lastIndexOf is a call into the runtime, and this runs a few
+ * times for every generated record.
+ */
 function suffixNumber(name: string): number {
-  const dash = name.lastIndexOf("-");
-  const digits = name.length - dash - 1;
+  let at = name.length;
+  while (at > 0 && isDigit(name.charCodeAt(at - 1))) at--;
+  const digits = name.length - at;
   // More than 15 digits would not be exact, and is no record's number anyway.
-  if (dash < 0 || digits < 1 || digits > 15 || name.charCodeAt(dash + 1) === ZERO) return 0;
+  if (digits < 1 || digits > 15 || at === 0 || name.charCodeAt(at - 1) !== DASH || name.charCodeAt(at) === ZERO) return 0;
   let n = 0;
-  for (let at = dash + 1; at < name.length; at++) {
-    const digit = name.charCodeAt(at) - ZERO;
-    if (digit < 0 || digit > 9) return 0;
-    n = n * 10 + digit;
-  }
+  for (; at < name.length; at++) n = n * 10 + (name.charCodeAt(at) - ZERO);
   return n;
 }
 const ZERO = 48;
+const DASH = 45;
+const isDigit = (code: number) => code >= ZERO && code <= ZERO + 9;
