@@ -7,7 +7,8 @@ export class TakenNames {
   private readonly generated: GeneratedNames[] = [];
 
   has(name: string): boolean {
-    if (this.listed.has(name)) return true;
+    // Sizes first: a lookup in a set hashes the name even when the set is empty (a generated set's usual case).
+    if (this.listed.size !== 0 && this.listed.has(name)) return true;
     for (const set of this.generated) if (set.has(name)) return true;
     return false;
   }
@@ -36,7 +37,7 @@ export class GeneratedNames {
   private readonly others = new Set<string>();
 
   has(name: string): boolean {
-    if (this.others.has(name)) return true;
+    if (this.others.size !== 0 && this.others.has(name)) return true;
     const record = suffixNumber(name) - 1;
     return record >= 0 && record < this.byRecord.length && this.byRecord[record] === name;
   }

@@ -234,11 +234,8 @@ export function coherentConfigs(
   return { source_config, source_revision_config };
 }
 
-/**
- * Takes each generated deployment with its metadata and its set's revisions, where it is record
- * `index` (the store's putGenerated); false stops the generation.
- */
-export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, revisions: GeneratedRevisions, index: number) => boolean;
+/** Takes each generated deployment with its metadata and its set's revisions, where it is record `index` (the store's putGenerated). */
+export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, revisions: GeneratedRevisions, index: number) => void;
 
 const OTHER_STATUSES = ["UNUSED", "AWAITING_DELETE", "UNKNOWN"] as const;
 const OLDER_REVISION_STATUSES = ["DEPLOYED", "INTERRUPTED", "SKIPPED"] as const;
@@ -317,7 +314,7 @@ export function generateDeployments(
       image_version: random.pick(versions),
     };
     const tags = random.next() < 0.5 ? random.pick(tagLists) : NO_TAGS;
-    if (!add(deployment, metaFor(tags, random.next() < 0.25), revisions, i)) return;
+    add(deployment, metaFor(tags, random.next() < 0.25), revisions, i);
   }
 }
 

@@ -157,7 +157,7 @@ export class DeploymentStore {
 
   /** Adds a generated deployment, its revisions being record `row` of its set's table. */
   putGenerated(deployment: Deployment, meta: DeploymentMeta, generated: GeneratedRevisions, row: number): void {
-    this.write({ deployment, meta, revisions: undefined, generated, row });
+    this.write({ deployment, meta, revisions: undefined, generated, row }, true);
   }
 
   /** Replaces a deployment's wire record; its revisions are built first if still in the table (they follow from the record they were generated with). */
@@ -261,12 +261,14 @@ export class DeploymentStore {
    * Stores a deployment and follows it in the index: a replacement keeps its place (created_at and id
    * never change), a new deployment is inserted where its order puts it (binary search). Writes while
    * the index is already out of step (a bulk load before any read) only touch the collection: the
-   * index is built once, on the next read, instead of once per record.
+   * index is built once, on the next read, instead of once per record; those of a generated set
+   * (`bulk`) are added to it (Collection.add: into its map on the next read too).
    */
-  private write(stored: StoredDeployment): void {
+  private write(stored: StoredDeployment, bulk = false): void {
     const { deployment } = stored;
     if (this.indexVersion !== this.entries.version) {
-      this.entries.set(deployment.id, stored);
+      if (bulk) this.entries.add(deployment.id, stored);
+      else this.entries.set(deployment.id, stored);
       return;
     }
     const old = this.byId(deployment.id);
