@@ -5,6 +5,7 @@ import { schemas } from "../schemas/registry.js";
 import { SOURCE_RULES } from "./deployments-rules.js";
 import { schemaKeys, type ConfigObject, type Deployment, type DeploymentMeta, type DeploymentSource, type DeploymentStatus, type RevisionStatus } from "./deployments-store.js";
 import { GeneratedRevisions } from "./generated-revisions.js";
+import { ValuePools, type Draw } from "./value-pools.js";
 import { agentUrl } from "./deployments-service.js";
 import type { Repository } from "./integrations-store.js";
 import type { TakenNames } from "./deployment-names.js";
@@ -42,33 +43,6 @@ export interface GenerationEnv {
   repositories: readonly Repository[];
   baseUrl: string;
 }
-
-/** One value of a kind (a faker call, or a pick from a pool of its values). */
-type Draw = () => unknown;
-
-/**
- * The pooled value source of bulk generation: each kind of faker value (a schema property's
- * annotation, say) gets a pool of POOL_SIZE values, drawn from faker once, the first time it is
- * needed; every record then picks from the pool with the seeded generator. Faker is called a few
- * thousand times instead of ~15 times a record, and records share the pooled strings (memory). Same
- * seed, same pools, same picks. Kinds with the same key share a pool.
- */
-function pooled(random: Random, size = POOL_SIZE): (key: string, draw: Draw) => Draw {
-  const picks = new Map<string, Draw>();
-  return (key, draw) => {
-    let pick = picks.get(key);
-    if (!pick) {
-      let pool: unknown[] | undefined;
-      pick = () => {
-        pool ??= Array.from({ length: size }, () => draw());
-        return pool[Math.floor(random.next() * size)];
-      };
-      picks.set(key, pick);
-    }
-    return pick;
-  };
-}
-const POOL_SIZE = 256;
 
 /** A source's `source_config` or `source_revision_config` for one record (see compileConfig). */
 type ConfigBuilder = (linked: ConfigObject, given: ConfigObject | undefined, fresh: FreshValues, tag: string | undefined) => ConfigObject;
@@ -137,7 +111,7 @@ const ARTIFACT: Record<DeploymentSource, "repo_commit_sha" | "image_uri" | "sour
  * The compiled generator of one seeded sequence: the faker-annotated properties, enums and plans a
  * record needs are resolved once, when it is built, so a record costs draws of the seeded generator
  * and the objects it is made of. Fixture entries call faker for each value and draw ids with
- * random.uuid4(); bulk generation (`bulk`) picks values from pools and draws ids with fastUuid4.
+ * random.uuid4(); bulk generation (given `pools`) picks values from pools and draws ids with fastUuid4.
  * Building it draws nothing: the sequence is the same whenever it is built.
  */
 class DeploymentFactory {
@@ -157,12 +131,13 @@ class DeploymentFactory {
 
   constructor(
     private readonly env: GenerationEnv,
-    bulk: boolean,
+    /** Bulk generation's pools; none for fixture entries (faker called for each value). */
+    pools?: ValuePools,
   ) {
     const { random } = env;
     this.agentUrlPrefix = agentUrl(env.baseUrl, "");
-    const source = bulk ? pooled(random) : (_key: string, draw: Draw) => draw;
-    this.uuid = bulk ? () => fastUuid4(random) : () => random.uuid4();
+    const source = pools ? (key: string, draw: Draw) => pools.pool(key, draw) : (_key: string, draw: Draw) => draw;
+    this.uuid = pools ? () => fastUuid4(random) : () => random.uuid4();
     this.annotated = (def, property) => source(`${def}/${property}`, () => fakeProperty(random.faker, def, property));
     const fake = this.annotated;
     this.repoUrl = fake("SourceConfig", "repo_url");
@@ -230,7 +205,7 @@ export function coherentConfigs(
   id: string,
   draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject } = {},
 ): { source_config: ConfigObject; source_revision_config: ConfigObject } {
-  const { source_config, source_revision_config } = new DeploymentFactory(env, false).configs(source, id, draft);
+  const { source_config, source_revision_config } = new DeploymentFactory(env).configs(source, id, draft);
   return { source_config, source_revision_config };
 }
 
@@ -261,7 +236,8 @@ const NO_SECRETS = Object.freeze([]) as unknown as Deployment["secrets"];
  * `generate.deployments: {count}`: many coherent deployments, fast. json-schema-faker takes about
  * 2 ms a record and faker tens of microseconds a value, too slow for 100,000, so a compiled generator
  * (DeploymentFactory) takes values from pools drawn once from the schema's enums and faker annotations
- * and ids from the seeded generator directly (docs/decisions/deployments.md). Each record goes to
+ * (ValuePools: kept per seed, so a later start of the same seed does not call faker) and ids from the
+ * seeded generator directly (docs/decisions/deployments.md). Each record goes to
  * `add` as soon as it is made: nothing holds the whole set but the store. Every object is a literal
  * built whole, arrays included (see compileConfig). Every revision is settled (none is in flight);
  * revisions are kept compact (GeneratedRevisions) and metadata shared.
@@ -272,11 +248,12 @@ export function generateDeployments(
   add: GeneratedSink,
 ): void {
   const { random } = env;
-  const factory = new DeploymentFactory(env, true);
+  const pools = new ValuePools(random);
+  const factory = new DeploymentFactory(env, pools);
   const uuid = factory.uuid;
   const name = factory.annotated("Deployment", "name");
   const sources = schemaEnum<DeploymentSource>("DeploymentSource").filter((s) => s !== "github" || env.repositories.length);
-  const versions = Array.from({ length: 6 }, () => String(fakeProperty(random.faker, "Deployment", "image_version")));
+  const versions = pools.values("versions", 6, () => String(fakeProperty(random.faker, "Deployment", "image_version"))) as readonly string[];
   // One array per tag, shared by the records that have it (records are never changed in place).
   const tagLists = Array.from({ length: 8 }, () => [random.uuid4()]);
   const secret = { name: factory.annotated("Secret", "name"), value: factory.annotated("Secret", "value") };
@@ -316,6 +293,7 @@ export function generateDeployments(
     const tags = random.next() < 0.5 ? random.pick(tagLists) : NO_TAGS;
     add(deployment, metaFor(tags, random.next() < 0.25), revisions, i);
   }
+  pools.save();
 }
 
 /**
