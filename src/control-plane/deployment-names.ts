@@ -7,7 +7,8 @@ export class TakenNames {
   private readonly generated: GeneratedNames[] = [];
 
   has(name: string): boolean {
-    if (this.listed.has(name)) return true;
+    // Sizes first: a lookup in a set hashes the name even when the set is empty (a generated set's usual case).
+    if (this.listed.size !== 0 && this.listed.has(name)) return true;
     for (const set of this.generated) if (set.has(name)) return true;
     return false;
   }
@@ -36,7 +37,7 @@ export class GeneratedNames {
   private readonly others = new Set<string>();
 
   has(name: string): boolean {
-    if (this.others.has(name)) return true;
+    if (this.others.size !== 0 && this.others.has(name)) return true;
     const record = suffixNumber(name) - 1;
     return record >= 0 && record < this.byRecord.length && this.byRecord[record] === name;
   }
@@ -48,18 +49,21 @@ export class GeneratedNames {
   }
 }
 
-/** The number after a name's last hyphen as String(n) writes it (digits, no leading zero), else 0. */
+/**
+ * The number after a name's last hyphen as String(n) writes it (digits, no leading zero), else 0.
+ * Read from the end by character codes: lastIndexOf is a call into the runtime, and this runs a few
+ * times for every generated record.
+ */
 function suffixNumber(name: string): number {
-  const dash = name.lastIndexOf("-");
-  const digits = name.length - dash - 1;
+  let at = name.length;
+  while (at > 0 && isDigit(name.charCodeAt(at - 1))) at--;
+  const digits = name.length - at;
   // More than 15 digits would not be exact, and is no record's number anyway.
-  if (dash < 0 || digits < 1 || digits > 15 || name.charCodeAt(dash + 1) === ZERO) return 0;
+  if (digits < 1 || digits > 15 || at === 0 || name.charCodeAt(at - 1) !== DASH || name.charCodeAt(at) === ZERO) return 0;
   let n = 0;
-  for (let at = dash + 1; at < name.length; at++) {
-    const digit = name.charCodeAt(at) - ZERO;
-    if (digit < 0 || digit > 9) return 0;
-    n = n * 10 + digit;
-  }
+  for (; at < name.length; at++) n = n * 10 + (name.charCodeAt(at) - ZERO);
   return n;
 }
 const ZERO = 48;
+const DASH = 45;
+const isDigit = (code: number) => code >= ZERO && code <= ZERO + 9;

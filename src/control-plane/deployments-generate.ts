@@ -1,8 +1,11 @@
 import type { Faker } from "@faker-js/faker";
+import { fastUuid4 } from "../core/fast-uuid.js";
 import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
 import { SOURCE_RULES } from "./deployments-rules.js";
-import { schemaKeys, type ConfigObject, type Deployment, type DeploymentMeta, type DeploymentSource, type DeploymentStatus, type RevisionEntry, type RevisionStatus } from "./deployments-store.js";
+import { schemaKeys, type ConfigObject, type Deployment, type DeploymentMeta, type DeploymentSource, type DeploymentStatus, type RevisionStatus } from "./deployments-store.js";
+import { GeneratedRevisions } from "./generated-revisions.js";
+import { ValuePools, type Draw } from "./value-pools.js";
 import { agentUrl } from "./deployments-service.js";
 import type { Repository } from "./integrations-store.js";
 import type { TakenNames } from "./deployment-names.js";
@@ -39,57 +42,6 @@ export interface GenerationEnv {
   random: Random;
   repositories: readonly Repository[];
   baseUrl: string;
-}
-
-/** One value of a kind (a faker call, or a pick from a pool of its values). */
-type Draw = () => unknown;
-
-/**
- * The pooled value source of bulk generation: each kind of faker value (a schema property's
- * annotation, say) gets a pool of POOL_SIZE values, drawn from faker once, the first time it is
- * needed; every record then picks from the pool with the seeded generator. Faker is called a few
- * thousand times instead of ~15 times a record, and records share the pooled strings (memory). Same
- * seed, same pools, same picks. Kinds with the same key share a pool.
- */
-function pooled(random: Random, size = POOL_SIZE): (key: string, draw: Draw) => Draw {
-  const picks = new Map<string, Draw>();
-  return (key, draw) => {
-    let pick = picks.get(key);
-    if (!pick) {
-      let pool: unknown[] | undefined;
-      pick = () => {
-        pool ??= Array.from({ length: size }, () => draw());
-        return pool[Math.floor(random.next() * size)];
-      };
-      picks.set(key, pick);
-    }
-    return pick;
-  };
-}
-const POOL_SIZE = 256;
-
-/** Character codes of the hex digits. */
-const HEX = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
-const hex = (n: number) => HEX[n & 0xf] as number;
-const DASH = 45;
-
-/**
- * A version 4 UUID from four draws of the seeded generator: random.uuid4() goes through a buffer
- * and a hex string per id, which dominated bulk generation. Made by one String.fromCharCode call:
- * one flat string (a concatenated one would keep its pieces, several times the memory, in every
- * record), without the round trip through a Buffer that decoding bytes costs.
- */
-export function fastUuid4(random: Random): string {
-  const a = (random.next() * 4294967296) >>> 0;
-  const b = (((random.next() * 4294967296) >>> 0) & 0xffff0fff) | 0x00004000;
-  const c = (((random.next() * 4294967296) >>> 0) & 0x3fffffff) | 0x80000000;
-  const d = (random.next() * 4294967296) >>> 0;
-  return String.fromCharCode(
-    hex(a >>> 28), hex(a >>> 24), hex(a >>> 20), hex(a >>> 16), hex(a >>> 12), hex(a >>> 8), hex(a >>> 4), hex(a), DASH,
-    hex(b >>> 28), hex(b >>> 24), hex(b >>> 20), hex(b >>> 16), DASH, hex(b >>> 12), hex(b >>> 8), hex(b >>> 4), hex(b), DASH,
-    hex(c >>> 28), hex(c >>> 24), hex(c >>> 20), hex(c >>> 16), DASH, hex(c >>> 12), hex(c >>> 8), hex(c >>> 4), hex(c),
-    hex(d >>> 28), hex(d >>> 24), hex(d >>> 20), hex(d >>> 16), hex(d >>> 12), hex(d >>> 8), hex(d >>> 4), hex(d),
-  );
 }
 
 /** A source's `source_config` or `source_revision_config` for one record (see compileConfig). */
@@ -159,7 +111,7 @@ const ARTIFACT: Record<DeploymentSource, "repo_commit_sha" | "image_uri" | "sour
  * The compiled generator of one seeded sequence: the faker-annotated properties, enums and plans a
  * record needs are resolved once, when it is built, so a record costs draws of the seeded generator
  * and the objects it is made of. Fixture entries call faker for each value and draw ids with
- * random.uuid4(); bulk generation (`bulk`) picks values from pools and draws ids with fastUuid4.
+ * random.uuid4(); bulk generation (given `pools`) picks values from pools and draws ids with fastUuid4.
  * Building it draws nothing: the sequence is the same whenever it is built.
  */
 class DeploymentFactory {
@@ -176,15 +128,19 @@ class DeploymentFactory {
   private readonly pair: { source_config: ConfigObject; source_revision_config: ConfigObject } = { source_config: {}, source_revision_config: {} };
   /** agentUrl() up to the id: a record's URL is then one concatenation with its id (one string object per record, not two). */
   private readonly agentUrlPrefix: string;
+  /** Bulk generation's revision configurations, shared by the records they are the same for. */
+  private readonly sharedRevisions: SharedConfigs | undefined;
 
   constructor(
     private readonly env: GenerationEnv,
-    bulk: boolean,
+    /** Bulk generation's pools; none for fixture entries (faker called for each value). */
+    pools?: ValuePools,
   ) {
     const { random } = env;
     this.agentUrlPrefix = agentUrl(env.baseUrl, "");
-    const source = bulk ? pooled(random) : (_key: string, draw: Draw) => draw;
-    this.uuid = bulk ? () => fastUuid4(random) : () => random.uuid4();
+    const source = pools ? (key: string, draw: Draw) => pools.pool(key, draw) : (_key: string, draw: Draw) => draw;
+    this.uuid = pools ? () => fastUuid4(random) : () => random.uuid4();
+    this.sharedRevisions = pools ? new SharedConfigs() : undefined;
     this.annotated = (def, property) => source(`${def}/${property}`, () => fakeProperty(random.faker, def, property));
     const fake = this.annotated;
     this.repoUrl = fake("SourceConfig", "repo_url");
@@ -230,7 +186,8 @@ class DeploymentFactory {
     linked.repo_ref = tag ?? repo?.default_branch ?? this.repoRef();
     linked.custom_url = SOURCE_RULES[source].hosted ? this.agentUrlPrefix + id : null;
     const config = plan.config(linked, draft.source_config, this.fresh, tag);
-    const revision = plan.revision(linked, draft.source_revision_config, this.fresh, tag);
+    const built = plan.revision(linked, draft.source_revision_config, this.fresh, tag);
+    const revision = this.sharedRevisions ? this.sharedRevisions.shared(SOURCE_RULES[source].revision, built) : built;
     if (typeof revision.repo_ref === "string" && revision.repo_ref.startsWith("refs/tags/")) config.build_on_push = false;
     const pair = this.pair;
     pair.source_config = config;
@@ -238,6 +195,34 @@ class DeploymentFactory {
     return pair;
   }
 }
+
+/**
+ * Configurations shared by every record they are the same for. A generated `source_revision_config`
+ * is null but for its source's fields (SOURCE_RULES), whose values come from pools or a few
+ * repositories: a few hundred distinct objects for any number of records instead of one per record
+ * (~90 bytes and a heap object of the ~12 a record is). Records are never changed in place.
+ */
+class SharedConfigs {
+  /** By list of fields, then each field's value in turn: the config those values make. */
+  private readonly roots = new Map<readonly string[], Map<unknown, unknown>>();
+
+  /** The config with `config`'s values of `fields` (every other field null), `config` itself the first time. */
+  shared(fields: readonly string[], config: ConfigObject): ConfigObject {
+    let node = this.roots.get(fields);
+    if (!node) this.roots.set(fields, (node = new Map()));
+    for (const field of fields) {
+      const value = config[field];
+      let next = node.get(value) as Map<unknown, unknown> | undefined;
+      if (!next) node.set(value, (next = new Map()));
+      node = next;
+    }
+    const hit = node.get(SHARED) as ConfigObject | undefined;
+    if (hit) return hit;
+    node.set(SHARED, config);
+    return config;
+  }
+}
+const SHARED = Symbol("shared config");
 
 /**
  * A deployment's `source_config` and `source_revision_config`, coherent for its source: fields of other
@@ -252,12 +237,12 @@ export function coherentConfigs(
   id: string,
   draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject } = {},
 ): { source_config: ConfigObject; source_revision_config: ConfigObject } {
-  const { source_config, source_revision_config } = new DeploymentFactory(env, false).configs(source, id, draft);
+  const { source_config, source_revision_config } = new DeploymentFactory(env).configs(source, id, draft);
   return { source_config, source_revision_config };
 }
 
-/** Takes each generated deployment with its metadata and revisions (the store's put); false stops the generation. */
-export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, index: number) => boolean;
+/** Takes each generated deployment with its metadata and its set's revisions, where it is record `index` (the store's putGenerated). */
+export type GeneratedSink = (deployment: Deployment, meta: DeploymentMeta, revisions: GeneratedRevisions, index: number) => void;
 
 const OTHER_STATUSES = ["UNUSED", "AWAITING_DELETE", "UNKNOWN"] as const;
 const OLDER_REVISION_STATUSES = ["DEPLOYED", "INTERRUPTED", "SKIPPED"] as const;
@@ -266,15 +251,28 @@ const IMAGE_FAILURES: readonly RevisionStatus[] = ["DEPLOY_FAILED", "CREATE_FAIL
 const NO_DRAFT = {};
 // Shared by every record without any (records are never changed in place; frozen, so nothing can).
 const NO_TAGS: readonly string[] = Object.freeze([]);
+/** The metadata generated records can have: one frozen object per tag list and flag, shared. */
+type MetaPool = (tags: readonly string[], remoteReconciled: boolean) => DeploymentMeta;
+function metaPool(): MetaPool {
+  const pool = new Map<readonly string[], [DeploymentMeta, DeploymentMeta]>();
+  const meta = (tags: readonly string[], remote_reconciled: boolean): DeploymentMeta => Object.freeze({ tag_value_ids: tags, remote_reconciled, fail_next_at: null });
+  return (tags, remoteReconciled) => {
+    let pair = pool.get(tags);
+    if (!pair) pool.set(tags, (pair = [meta(tags, false), meta(tags, true)]));
+    return pair[remoteReconciled ? 1 : 0];
+  };
+}
 const NO_SECRETS = Object.freeze([]) as unknown as Deployment["secrets"];
 
 /**
  * `generate.deployments: {count}`: many coherent deployments, fast. json-schema-faker takes about
  * 2 ms a record and faker tens of microseconds a value, too slow for 100,000, so a compiled generator
  * (DeploymentFactory) takes values from pools drawn once from the schema's enums and faker annotations
- * and ids from the seeded generator directly (docs/decisions/deployments.md). Each record goes to
+ * (ValuePools: kept per seed, so a later start of the same seed does not call faker) and ids from the
+ * seeded generator directly (docs/decisions/deployments.md). Each record goes to
  * `add` as soon as it is made: nothing holds the whole set but the store. Every object is a literal
- * built whole, arrays included (see compileConfig). Every revision is settled (none is in flight).
+ * built whole, arrays included (see compileConfig). Every revision is settled (none is in flight);
+ * revisions are kept compact (GeneratedRevisions) and metadata shared.
  */
 export function generateDeployments(
   env: GenerationEnv,
@@ -282,16 +280,20 @@ export function generateDeployments(
   add: GeneratedSink,
 ): void {
   const { random } = env;
-  const factory = new DeploymentFactory(env, true);
+  const pools = new ValuePools(random);
+  const factory = new DeploymentFactory(env, pools);
   const uuid = factory.uuid;
   const name = factory.annotated("Deployment", "name");
   const sources = schemaEnum<DeploymentSource>("DeploymentSource").filter((s) => s !== "github" || env.repositories.length);
-  const versions = Array.from({ length: 6 }, () => String(fakeProperty(random.faker, "Deployment", "image_version")));
+  const versions = pools.values("versions", 6, () => String(fakeProperty(random.faker, "Deployment", "image_version"))) as readonly string[];
   // One array per tag, shared by the records that have it (records are never changed in place).
   const tagLists = Array.from({ length: 8 }, () => [random.uuid4()]);
   const secret = { name: factory.annotated("Secret", "name"), value: factory.annotated("Secret", "value") };
+  const secretPool = new SecretPool();
   const taken = options.takenNames;
   const names = taken.generatedSet();
+  const revisions = new GeneratedRevisions(options.count, olderConfig);
+  const metaFor = metaPool();
   for (let i = 0; i < options.count; i++) {
     // Start-up blocks while this runs (10,000 take seconds): let the CLI say how far it got.
     if (options.progress && i % 1000 === 0 && i > 0) options.progress(i);
@@ -302,17 +304,9 @@ export function generateDeployments(
     names.push(deploymentName);
     const createdAt = options.before - random.int(1, 700) * DAY_MS - random.int(0, DAY_MS - 1);
     const configs = factory.configs(source, id, NO_DRAFT);
-    const revisions = generatedRevisions(factory, random, id, source, configs.source_revision_config, createdAt);
-    const newest = (revisions[0] as RevisionEntry).revision;
-    let active: string | null = null;
-    for (const entry of revisions) {
-      if (entry.revision.status === "DEPLOYED") {
-        active = entry.revision.id;
-        break;
-      }
-    }
+    const newest = generatedRevisions(factory, random, revisions, i, source, configs.source_revision_config, createdAt);
     const status: DeploymentStatus = random.next() < 0.9 ? "READY" : random.pick(OTHER_STATUSES);
-    const secrets = distinctSecrets(secret, random.int(0, 2));
+    const secrets = distinctSecrets(secret, secretPool, random.int(0, 2));
     const deployment: Deployment = {
       name: deploymentName,
       source,
@@ -323,20 +317,16 @@ export function generateDeployments(
       id,
       tenant_id: options.tenantId,
       created_at: createdAt,
-      updated_at: newest.updated_at,
+      updated_at: newest.updatedAt,
       status,
       latest_revision_id: newest.id,
-      active_revision_id: active,
+      active_revision_id: newest.active,
       image_version: random.pick(versions),
     };
-    const meta: DeploymentMeta = {
-      tag_value_ids: random.next() < 0.5 ? random.pick(tagLists) : NO_TAGS,
-      remote_reconciled: random.next() < 0.25,
-      revisions,
-      fail_next_at: null,
-    };
-    if (!add(deployment, meta, i)) return;
+    const tags = random.next() < 0.5 ? random.pick(tagLists) : NO_TAGS;
+    add(deployment, metaFor(tags, random.next() < 0.25), revisions, i);
   }
+  pools.save();
 }
 
 /**
@@ -349,17 +339,40 @@ function nameWith(base: string, suffix: number): string {
   return [base, "-", suffix].join("").slice(0, 63);
 }
 
+type Secret = Deployment["secrets"][number];
+
+/**
+ * Generated secrets, shared between records: one object per name and value (names come from a short
+ * list, values from a pool: a few thousand pairs for any number of records) and one list per secret
+ * alone. A record's secrets were ~2.7 heap objects of its ~16. Records are never changed in place.
+ */
+class SecretPool {
+  private readonly byName = new Map<string, Map<string, { secret: Secret; alone: Deployment["secrets"] }>>();
+
+  /** The shared secret of this name and value, with the list of it alone. */
+  entry(name: string, value: string): { secret: Secret; alone: Deployment["secrets"] } {
+    let byValue = this.byName.get(name);
+    if (!byValue) this.byName.set(name, (byValue = new Map()));
+    let entry = byValue.get(value);
+    if (!entry) {
+      const secret = Object.freeze({ name, value });
+      byValue.set(value, (entry = { secret, alone: Object.freeze([secret]) as unknown as Deployment["secrets"] }));
+    }
+    return entry;
+  }
+}
+
 /** Secrets are environment variables: one value per name. At most two, as an array literal (see compileConfig). */
-function distinctSecrets(draw: { name: Draw; value: Draw }, count: number): Deployment["secrets"] {
+function distinctSecrets(draw: { name: Draw; value: Draw }, pool: SecretPool, count: number): Deployment["secrets"] {
   if (count === 0) return NO_SECRETS;
-  const first = { name: String(draw.name()), value: String(draw.value()) };
-  if (count === 1) return [first];
+  const first = pool.entry(String(draw.name()), String(draw.value()));
+  if (count === 1) return first.alone;
   // The second name is drawn again while it is the first's (at most 19 more times).
   for (let tries = 1; tries < 20; tries++) {
     const name = String(draw.name());
-    if (name !== first.name) return [first, { name, value: String(draw.value()) }];
+    if (name !== first.secret.name) return [first.secret, pool.entry(name, String(draw.value())).secret];
   }
-  return [first];
+  return first.alone;
 }
 
 /** An older revision's configuration: the newest one's, but another commit, image or upload. */
@@ -368,52 +381,55 @@ export function olderRevisionConfig(random: Random, source: DeploymentSource, ne
   return { ...newest, [field]: field === "repo_commit_sha" ? random.hex(40) : fakeProperty(random.faker, "SourceRevisionConfig", field) };
 }
 
+/** An older generated revision's configuration (GeneratedRevisions builds them when they are read). */
+function olderConfig(source: DeploymentSource, newest: ConfigObject, value: unknown): ConfigObject {
+  return planFor(source).older(newest, value);
+}
+
+/** What a generated deployment takes from its revisions: the newest's id and last update, the id of the newest DEPLOYED one. */
+interface NewestRevision {
+  id: string;
+  updatedAt: number;
+  active: string | null;
+}
+const newestRevision: NewestRevision = { id: "", updatedAt: 0, active: null };
+
 /**
- * One to three settled revisions, newest first; the newest carries the deployment's configuration.
- * Each is built from its own commit, image or upload (a pooled value is drawn again if taken).
+ * One to three settled revisions, newest first, into record `row` of the set's table; the newest
+ * carries the deployment's configuration. Each is built from its own commit, image or upload (a
+ * pooled value is drawn again if taken). Draws as many values, in the same order, as building the
+ * revisions' objects did. Returns what the deployment takes from them (the same object every call).
  */
-function generatedRevisions(factory: DeploymentFactory, random: Random, deploymentId: string, source: DeploymentSource, config: ConfigObject, createdAt: number): RevisionEntry[] {
+function generatedRevisions(factory: DeploymentFactory, random: Random, table: GeneratedRevisions, row: number, source: DeploymentSource, config: ConfigObject, createdAt: number): NewestRevision {
   const count = random.int(1, 3);
+  table.start(row, count);
   const failures = SOURCE_RULES[source].builds ? BUILD_FAILURES : IMAGE_FAILURES;
   const field = ARTIFACT[source];
   const artifact = factory.artifact[field];
-  const older = planFor(source).older;
   // The values revisions were built from so far: the newest's, then up to two older ones.
   const newestValue = config[field];
   let olderValue: unknown;
-  // Newest first, as an array literal of the exact length once all are made (see compileConfig).
-  let newest: RevisionEntry | undefined;
-  let second: RevisionEntry | undefined;
-  let third: RevisionEntry | undefined;
-  for (let k = count - 1; k >= 0; k--) {
-    const created = createdAt + k * 3_600_000;
-    const status: RevisionStatus = k === count - 1 ? (random.next() < 0.85 ? "DEPLOYED" : random.pick(failures)) : random.pick(OLDER_REVISION_STATUSES);
-    let revisionConfig = config;
-    if (k !== count - 1) {
+  const out = newestRevision;
+  out.active = null;
+  for (let slot = 0; slot < count; slot++) {
+    const created = GeneratedRevisions.created(createdAt, count, slot);
+    const status: RevisionStatus = slot === 0 ? (random.next() < 0.85 ? "DEPLOYED" : random.pick(failures)) : random.pick(OLDER_REVISION_STATUSES);
+    let value: unknown;
+    if (slot > 0) {
       // The newest's value is taken, so at least one is drawn; up to 20 while the draw is taken too.
-      let value: unknown;
       let tries = 0;
       do value = artifact();
       while (++tries < 20 && (value === newestValue || value === olderValue));
-      revisionConfig = older(config, value);
       olderValue = value;
     }
-    const entry: RevisionEntry = {
-      deployment_id: deploymentId,
-      remote_reconciled: false,
-      revision: {
-        id: factory.uuid(),
-        created_at: created,
-        updated_at: created + random.int(5, 20) * 60_000,
-        status,
-        source,
-        source_revision_config: revisionConfig,
-      },
-    };
-    if (!newest) newest = entry;
-    else if (!second) second = entry;
-    else third = entry;
+    table.revision(row, slot, status, value, random);
+    const id = slot === 0 ? factory.uuid() : undefined;
+    const updatedAt = table.updated(row, slot, created, random.int(5, 20));
+    if (slot === 0) {
+      out.id = id as string;
+      out.updatedAt = updatedAt;
+    }
+    if (status === "DEPLOYED" && out.active === null) out.active = slot === 0 ? out.id : table.id(row, slot);
   }
-  const first = newest as RevisionEntry;
-  return !second ? [first] : !third ? [first, second] : [first, second, third];
+  return out;
 }

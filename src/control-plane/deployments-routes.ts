@@ -104,7 +104,7 @@ export function deploymentsRoutes(ctx: MockContext, deployments: Deployments): R
           active_revision_id: null,
           image_version: CURRENT_IMAGE_VERSION,
         };
-        store.put(deployment, { tag_value_ids: [], remote_reconciled: false, revisions: [], fail_next_at: null });
+        store.put(deployment, { tag_value_ids: [], remote_reconciled: false, fail_next_at: null }, []);
         if (startsRevision) lifecycle.newRevision(id, body.source, revisionConfig);
         return toWire(scope, store.byId(id) as Deployment);
       },

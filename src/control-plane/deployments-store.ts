@@ -1,6 +1,7 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import type { Collection } from "../store/collection.js";
+import type { GeneratedRevisions } from "./generated-revisions.js";
 import { schemas } from "../schemas/registry.js";
 import type { Deployment as DeploymentRecord, DeploymentSource, DeploymentStatus, Revision as RevisionRecord, RevisionStatus } from "../schemas/types.gen.js";
 
@@ -43,33 +44,43 @@ export function storedTimes<T extends { created_at: string; updated_at: string }
 
 /**
  * What the real service knows about a deployment but the wire record has no field for: tags and the
- * remote-reconciled flag (list filters), its revisions and a scripted failure.
+ * remote-reconciled flag (list filters) and a scripted failure. Generated deployments share these
+ * objects (never changed in place: a write stores a new one).
  */
 export interface DeploymentMeta {
   tag_value_ids: readonly string[];
   remote_reconciled: boolean;
-  /**
-   * Its revisions, newest first. Kept with the deployment, not in a map by revision id: every lookup
-   * of a revision knows its deployment, and one map entry per deployment instead of one more per
-   * revision is a good part of what loading 100,000 generated deployments costs.
-   */
-  revisions: readonly RevisionEntry[];
   /** The next revision fails when it reaches this step (admin API / fixtures). */
   fail_next_at: RevisionStatus | null;
 }
 
 /**
- * A deployment as the collection holds it: the wire record and its metadata, one map entry for both
- * (a second map keyed by the same id was a tenth of loading 100,000 generated deployments). A write of
- * either stores a new entry that shares the other.
+ * A deployment as the collection holds it: the wire record, its metadata and its revisions, one map
+ * entry for all (a second map keyed by the same id was a tenth of loading 100,000 generated
+ * deployments). A write stores a new entry that shares what it does not change.
  */
 export interface StoredDeployment {
   deployment: Deployment;
   meta: DeploymentMeta;
+  /**
+   * Its revisions, newest first. Kept with the deployment, not in a map by revision id: every lookup
+   * of a revision knows its deployment. Undefined until read for a generated deployment, whose
+   * revisions are row `row` of its set's table (`generated`); revisionsIn builds them then.
+   */
+  revisions: readonly RevisionEntry[] | undefined;
+  generated: GeneratedRevisions | undefined;
+  row: number;
+}
+
+/** A stored deployment's revisions, newest first, built from its set's table on first read and kept with it. */
+export function revisionsIn(stored: StoredDeployment): readonly RevisionEntry[] {
+  // Written in place: a cache of what the entry stands for, the same whoever reads it first.
+  return (stored.revisions ??= (stored.generated as GeneratedRevisions).entries(stored.row, stored.deployment));
 }
 
 /** The metadata of a deployment that has none stored: shared, never written. */
-const NO_META: DeploymentMeta = Object.freeze({ tag_value_ids: Object.freeze([]), remote_reconciled: false, revisions: Object.freeze([]), fail_next_at: null });
+const NO_META: DeploymentMeta = Object.freeze({ tag_value_ids: Object.freeze([]), remote_reconciled: false, fail_next_at: null });
+const NO_REVISIONS: readonly RevisionEntry[] = Object.freeze([]);
 
 export interface RevisionEntry {
   deployment_id: string;
@@ -131,36 +142,43 @@ export class DeploymentStore {
 
   /** Revisions of a deployment, newest first. */
   revisionsOf(id: string): readonly RevisionEntry[] {
-    return this.metaOf(id).revisions;
+    const entry = this.entries.get(id);
+    return entry ? revisionsIn(entry) : NO_REVISIONS;
   }
 
   revisionOf(deploymentId: string, revisionId: string): RevisionEntry | undefined {
-    return this.metaOf(deploymentId).revisions.find((entry) => entry.revision.id === revisionId);
+    return this.revisionsOf(deploymentId).find((entry) => entry.revision.id === revisionId);
   }
 
   /** Adds or replaces a whole deployment with its metadata and revisions (fixtures, create). */
-  put(deployment: Deployment, meta: DeploymentMeta): void {
-    this.write(deployment, meta);
+  put(deployment: Deployment, meta: DeploymentMeta, revisions: readonly RevisionEntry[]): void {
+    this.write({ deployment, meta, revisions, generated: undefined, row: 0 });
   }
 
+  /** Adds a generated deployment, its revisions being record `row` of its set's table. */
+  putGenerated(deployment: Deployment, meta: DeploymentMeta, generated: GeneratedRevisions, row: number): void {
+    this.write({ deployment, meta, revisions: undefined, generated, row }, true);
+  }
+
+  /** Replaces a deployment's wire record; its revisions are built first if still in the table (they follow from the record they were generated with). */
   update(deployment: Deployment): void {
-    this.write(deployment, this.metaOf(deployment.id));
+    this.write({ deployment, meta: this.metaOf(deployment.id), revisions: this.revisionsOf(deployment.id), generated: undefined, row: 0 });
   }
 
-  /** Replaces a deployment's metadata (nothing when it does not exist); the index does not depend on it. */
-  setMeta(id: string, meta: DeploymentMeta): void {
+  /** Replaces a deployment's metadata, and its revisions when given (nothing when it does not exist); the index does not depend on them. */
+  setMeta(id: string, meta: DeploymentMeta, revisions?: readonly RevisionEntry[]): void {
     const entry = this.entries.get(id);
     if (!entry) return;
     const inStep = this.indexVersion === this.entries.version;
-    this.entries.set(id, { deployment: entry.deployment, meta });
+    this.entries.set(id, { deployment: entry.deployment, meta, revisions: revisions ?? revisionsIn(entry), generated: undefined, row: 0 });
     if (inStep) this.indexVersion = this.entries.version;
   }
 
   /** Replaces a revision of its deployment (found by id), or adds it as the newest. */
   setRevision(entry: RevisionEntry): void {
-    const meta = this.metaOf(entry.deployment_id);
-    const at = meta.revisions.findIndex((r) => r.revision.id === entry.revision.id);
-    this.setMeta(entry.deployment_id, { ...meta, revisions: at < 0 ? [entry, ...meta.revisions] : meta.revisions.with(at, entry) });
+    const revisions = this.revisionsOf(entry.deployment_id);
+    const at = revisions.findIndex((r) => r.revision.id === entry.revision.id);
+    this.setMeta(entry.deployment_id, this.metaOf(entry.deployment_id), at < 0 ? [entry, ...revisions] : revisions.with(at, entry));
   }
 
   remove(id: string): void {
@@ -243,15 +261,18 @@ export class DeploymentStore {
    * Stores a deployment and follows it in the index: a replacement keeps its place (created_at and id
    * never change), a new deployment is inserted where its order puts it (binary search). Writes while
    * the index is already out of step (a bulk load before any read) only touch the collection: the
-   * index is built once, on the next read, instead of once per record.
+   * index is built once, on the next read, instead of once per record; those of a generated set
+   * (`bulk`) are added to it (Collection.add: into its map on the next read too).
    */
-  private write(deployment: Deployment, meta: DeploymentMeta): void {
+  private write(stored: StoredDeployment, bulk = false): void {
+    const { deployment } = stored;
     if (this.indexVersion !== this.entries.version) {
-      this.entries.set(deployment.id, { deployment, meta });
+      if (bulk) this.entries.add(deployment.id, stored);
+      else this.entries.set(deployment.id, stored);
       return;
     }
     const old = this.byId(deployment.id);
-    this.entries.set(deployment.id, { deployment, meta });
+    this.entries.set(deployment.id, stored);
     const tenant = this.index.get(deployment.tenant_id) ?? (old ? undefined : this.emptyTenant(deployment.tenant_id));
     if (!tenant) return;
     const list = tenant.oldestFirst;

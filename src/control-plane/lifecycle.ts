@@ -101,7 +101,7 @@ export class Lifecycle {
     this.interrupt(deploymentId, now);
     const revision: Revision = { id: this.ctx.random.uuid4(), created_at: now, updated_at: now, status: "CREATING", source, source_revision_config: config };
     const meta = this.store.metaOf(deploymentId);
-    this.store.setMeta(deploymentId, { ...meta, revisions: [{ deployment_id: deploymentId, remote_reconciled: false, revision }, ...meta.revisions], fail_next_at: null });
+    this.store.setMeta(deploymentId, { ...meta, fail_next_at: null }, [{ deployment_id: deploymentId, remote_reconciled: false, revision }, ...this.store.revisionsOf(deploymentId)]);
     this.history.set(revision.id, [{ status: "CREATING", at: now }]);
     const deployment = this.store.byId(deploymentId);
     if (deployment) this.store.update({ ...deployment, latest_revision_id: revision.id, source_revision_config: config, updated_at: now });

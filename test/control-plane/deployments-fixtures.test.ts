@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import request from "supertest";
 import { createApp, LoadError, mockOf, type FixtureDocument } from "../../src/index.js";
+import { revisionsIn } from "../../src/control-plane/deployments-store.js";
 
 const PRODUCTION = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 const STAGING = "9b2f4c1e-3d5a-4b7c-8e9f-0a1b2c3d4e5f";
@@ -30,7 +31,7 @@ describe("the bundled deployments", () => {
   const app = createApp({ seed: 42, lifecycle: "manual" });
   const data = mockOf(app).context.data;
   const all = [...data.deployments.values()].map((stored) => stored.deployment) as unknown as Stored["deployment"][];
-  const revisions = [...data.deployments.values()].flatMap((stored) => stored.meta.revisions.map((r) => r.revision.status));
+  const revisions = [...data.deployments.values()].flatMap((stored) => revisionsIn(stored).map((r) => r.revision.status));
 
   it("cover every source, deployment type, status and revision status, in both tenants", () => {
     expect(all.length).toBeGreaterThanOrEqual(25);
