@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { makeAjv, VALIDATOR_MODES, type ValidatorMode } from "./validator-modes.js";
@@ -10,6 +10,41 @@ import { codePath } from "../core/code-root.js";
 export const SCHEMA_BASE = "https://agent-platform-mock.local/schemas/";
 
 const SCHEMA_DIR = codePath("schemas");
+
+/**
+ * Written by the build (scripts/collect-schemas.mjs): every schema document of dist/schemas and their
+ * fingerprint in one file, what collectSchemas() gives for that folder. A mock starting from dist/
+ * reads it instead of listing, reading and digesting ~50 files.
+ */
+export const COLLECTED_SCHEMAS = codePath("schema-documents.json");
+
+/** The schema documents of a folder, and a digest of every file (prebuilt validators are found under it). */
+export interface SchemaDocuments {
+  fingerprint: string;
+  documents: Record<string, unknown>[];
+}
+
+/** Reads every schema file under `dir`, checking that each `$id` names its own path, and digests them. */
+export function collectSchemas(dir: string): SchemaDocuments {
+  const digest = createHash("sha256");
+  const documents: Record<string, unknown>[] = [];
+  for (const file of listJson(dir)) {
+    const text = readFileSync(file, "utf8");
+    const schema = JSON.parse(text) as Record<string, unknown>;
+    const id = schema.$id;
+    if (typeof id !== "string" || id !== SCHEMA_BASE + relative(dir, file).split("\\").join("/")) {
+      throw new Error(`schema ${file} must have $id ${SCHEMA_BASE + relative(dir, file)}`);
+    }
+    documents.push(schema);
+    digest.update(id).update("\0").update(text).update("\0");
+  }
+  return { fingerprint: digest.digest("hex"), documents };
+}
+
+/** The build's collected documents of dist/schemas; undefined from src/ (the test suite), which has none. */
+function collectedByBuild(): SchemaDocuments | undefined {
+  return existsSync(COLLECTED_SCHEMAS) ? (JSON.parse(readFileSync(COLLECTED_SCHEMAS, "utf8")) as SchemaDocuments) : undefined;
+}
 
 /**
  * The JSON Schemas in this folder are the single source of truth for every resource and request body:
@@ -36,18 +71,9 @@ export class SchemaRegistry {
     private readonly dir: string = SCHEMA_DIR,
     private readonly options: { validateSchemas?: boolean } = {},
   ) {
-    const digest = createHash("sha256");
-    for (const file of listJson(dir)) {
-      const text = readFileSync(file, "utf8");
-      const schema = JSON.parse(text) as Record<string, unknown>;
-      const id = schema.$id;
-      if (typeof id !== "string" || id !== SCHEMA_BASE + relative(dir, file).split("\\").join("/")) {
-        throw new Error(`schema ${file} must have $id ${SCHEMA_BASE + relative(dir, file)}`);
-      }
-      this.documents.set(id, schema);
-      digest.update(id).update("\0").update(text).update("\0");
-    }
-    this.fingerprint = digest.digest("hex");
+    const { fingerprint, documents } = (dir === SCHEMA_DIR ? collectedByBuild() : undefined) ?? collectSchemas(dir);
+    for (const schema of documents) this.documents.set(schema.$id as string, schema);
+    this.fingerprint = fingerprint;
     this.prebuilt = new PrebuiltValidators(dir, this.fingerprint);
     if (options.validateSchemas) for (const mode of VALIDATOR_MODES) this.ajv(mode);
   }
