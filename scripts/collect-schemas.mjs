@@ -11,4 +11,4 @@ const { COLLECTED_SCHEMAS, collectSchemas } = await import(join(ROOT, "dist/modu
 
 const collected = collectSchemas(join(ROOT, "dist/schemas"));
 writeFileSync(COLLECTED_SCHEMAS, JSON.stringify(collected));
-process.stderr.write(`collect-schemas: ${collected.documents.length} schema documents written to dist/schema-documents.json\n`);
+process.stderr.write(`collect-schemas: ${Object.keys(collected.texts).length} schema documents written to dist/schema-documents.json\n`);

@@ -14,31 +14,31 @@ const SCHEMA_DIR = codePath("schemas");
 /**
  * Written by the build (scripts/collect-schemas.mjs): every schema document of dist/schemas and their
  * fingerprint in one file, what collectSchemas() gives for that folder. A mock starting from dist/
- * reads it instead of listing, reading and digesting ~50 files.
+ * reads it instead of listing, reading and digesting ~40 files.
  */
 export const COLLECTED_SCHEMAS = codePath("schema-documents.json");
 
 /** The schema documents of a folder, and a digest of every file (prebuilt validators are found under it). */
 export interface SchemaDocuments {
   fingerprint: string;
-  documents: Record<string, unknown>[];
+  /** Each document's JSON text by its `$id`, in the order of the file names. */
+  texts: Record<string, string>;
 }
 
 /** Reads every schema file under `dir`, checking that each `$id` names its own path, and digests them. */
 export function collectSchemas(dir: string): SchemaDocuments {
   const digest = createHash("sha256");
-  const documents: Record<string, unknown>[] = [];
+  const texts: Record<string, string> = {};
   for (const file of listJson(dir)) {
     const text = readFileSync(file, "utf8");
-    const schema = JSON.parse(text) as Record<string, unknown>;
-    const id = schema.$id;
+    const id = (JSON.parse(text) as Record<string, unknown>).$id;
     if (typeof id !== "string" || id !== SCHEMA_BASE + relative(dir, file).split("\\").join("/")) {
       throw new Error(`schema ${file} must have $id ${SCHEMA_BASE + relative(dir, file)}`);
     }
-    documents.push(schema);
+    texts[id] = text;
     digest.update(id).update("\0").update(text).update("\0");
   }
-  return { fingerprint: digest.digest("hex"), documents };
+  return { fingerprint: digest.digest("hex"), texts };
 }
 
 /** The build's collected documents of dist/schemas; undefined from src/ (the test suite), which has none. */
@@ -60,6 +60,8 @@ export class SchemaRegistry {
   private readonly ajvs = new Map<ValidatorMode, Ajv2020>();
   private readonly compiled = new Map<ValidatorMode, Map<string, ValidateFunction>>();
   private readonly inlineCompiled = new Map<ValidatorMode, WeakMap<object, ValidateFunction>>();
+  /** Each document's JSON text by `$id`: parsed on first use (into `documents`), as a start needs few of them. */
+  private readonly texts: ReadonlyMap<string, string>;
   private readonly documents = new Map<string, Record<string, unknown>>();
 
   /**
@@ -71,8 +73,8 @@ export class SchemaRegistry {
     private readonly dir: string = SCHEMA_DIR,
     private readonly options: { validateSchemas?: boolean } = {},
   ) {
-    const { fingerprint, documents } = (dir === SCHEMA_DIR ? collectedByBuild() : undefined) ?? collectSchemas(dir);
-    for (const schema of documents) this.documents.set(schema.$id as string, schema);
+    const { fingerprint, texts } = (dir === SCHEMA_DIR ? collectedByBuild() : undefined) ?? collectSchemas(dir);
+    this.texts = new Map(Object.entries(texts));
     this.fingerprint = fingerprint;
     this.prebuilt = new PrebuiltValidators(dir, this.fingerprint);
     if (options.validateSchemas) for (const mode of VALIDATOR_MODES) this.ajv(mode);
@@ -103,16 +105,16 @@ export class SchemaRegistry {
   /** Every schema document and every `$defs` entry, as absolute references. */
   allRefs(): string[] {
     const out: string[] = [];
-    for (const [id, doc] of this.documents) {
+    for (const id of this.texts.keys()) {
       out.push(id);
-      for (const name of Object.keys((doc.$defs ?? {}) as object)) out.push(`${id}#/$defs/${name}`);
+      for (const name of Object.keys((this.parsed(id).$defs ?? {}) as object)) out.push(`${id}#/$defs/${name}`);
     }
     return out;
   }
 
   /** The raw schema documents, for an ajv of one's own (the build's standalone compilation). */
   allDocuments(): Record<string, unknown>[] {
-    return [...this.documents.values()];
+    return [...this.texts.keys()].map((id) => this.parsed(id));
   }
 
   /** Whether this process has the validator of `ref` for `mode` at hand already (made or loaded). */
@@ -138,7 +140,7 @@ export class SchemaRegistry {
     let ajv = this.ajvs.get(mode);
     if (!ajv) {
       ajv = makeAjv(mode, { validateSchema: this.options.validateSchemas ?? false });
-      for (const schema of this.documents.values()) ajv.addSchema(schema);
+      for (const schema of this.allDocuments()) ajv.addSchema(schema);
       this.ajvs.set(mode, ajv);
     }
     return ajv;
@@ -170,7 +172,7 @@ export class SchemaRegistry {
     let id = absolute(ref);
     for (let hops = 0; hops < 20; hops++) {
       const [doc, pointer = ""] = id.split("#");
-      const document = this.documents.get(doc as string);
+      const document = this.texts.has(doc as string) ? this.parsed(doc as string) : undefined;
       if (!document) throw new Error(`unknown schema ${ref}`);
       const node = pointer
         .split("/")
@@ -194,7 +196,15 @@ export class SchemaRegistry {
 
   /** The raw JSON documents by `$id` (the OpenAPI generator copies definitions out of them). */
   document(id: string): Record<string, unknown> | undefined {
-    return this.documents.get(absolute(id));
+    const key = absolute(id);
+    return this.texts.has(key) ? this.parsed(key) : undefined;
+  }
+
+  /** The document of a known `$id`, parsed on first use. */
+  private parsed(id: string): Record<string, unknown> {
+    let document = this.documents.get(id);
+    if (!document) this.documents.set(id, (document = JSON.parse(this.texts.get(id) as string) as Record<string, unknown>));
+    return document;
   }
 
   private inlinedFrom(ref: string): Record<string, unknown> {
