@@ -77,6 +77,36 @@ const lazyMimeTypes = {
 };
 
 /**
+ * Packages that express's own modules require as they load, for requests the mock hardly ever
+ * answers: iconv-lite (raw-body and body-parser, for bodies in other charsets) and qs (body-parser's
+ * urlencoded parser and express's "extended" query parser; the mock reads queries with the "simple"
+ * one). Each `NAME = require('PKG')` becomes a function that requires it on first use and each
+ * `NAME.` a call of it: the same package, loaded when first needed. Each rewrite must find what it
+ * rewrites and leave no other use of the name, or the build fails.
+ */
+const LAZY_REQUIRES = [
+  { module: /[\\/]node_modules[\\/]raw-body[\\/]index\.js$/, name: "iconv", pkg: "iconv-lite" },
+  { module: /[\\/]node_modules[\\/]body-parser[\\/]lib[\\/]read\.js$/, name: "iconv", pkg: "iconv-lite" },
+  { module: /[\\/]node_modules[\\/]body-parser[\\/]lib[\\/]types[\\/]urlencoded\.js$/, name: "qs", pkg: "qs" },
+  { module: /[\\/]node_modules[\\/]express[\\/]lib[\\/]utils\.js$/, name: "qs", pkg: "qs" },
+];
+const lazyRequires = {
+  name: "lazy-requires",
+  transform(code, id) {
+    const lazy = LAZY_REQUIRES.find((l) => l.module.test(id));
+    if (!lazy) return null;
+    const { name, pkg } = lazy;
+    const declaration = new RegExp(`^(?:const|var) ${name} = require\\('${pkg}'\\);?$`, "m");
+    const uses = new RegExp(`\\b${name}\\.`, "g");
+    if (!declaration.test(code) || !uses.test(code)) throw new Error(`bundle: ${id} no longer requires ${pkg} as expected; update LAZY_REQUIRES`);
+    const out = code.replace(declaration, `var ${name}Loaded; function ${name} () { return ${name}Loaded || (${name}Loaded = require('${pkg}')) }`).replace(uses, `${name}().`);
+    if (new RegExp(`\\b${name}\\b(?!\\(\\)|Loaded| \\(\\) \\{)`).test(out.replace(`require('${pkg}')`, ""))) throw new Error(`bundle: ${id} uses ${name} in a way lazyRequires does not rewrite; update it`);
+    // Lines stay where they were: the source map needs no change (map: null says so).
+    return { code: out, map: null };
+  },
+};
+
+/**
  * JSON files the bundled packages require (mime-db's table of types, iconv-lite's code pages: ~0.5 MB)
  * go in as JSON.parse of a string, as node's require reads them, instead of object literals: V8 scans
  * a string literal far faster than it parses a literal of that size, and a JSON key `__proto__` stays
@@ -96,7 +126,7 @@ export async function bundle() {
   await build({
     input: Object.fromEntries(ENTRIES.map((name) => [name, join(DIST, "modules", `${name}.js`)])),
     platform: "node",
-    plugins: [lazyStringWidth, lazyMimeTypes, jsonAsText],
+    plugins: [lazyStringWidth, lazyMimeTypes, lazyRequires, jsonAsText],
     external: (id) => EXTERNAL.has(id.split("/")[0]),
     logLevel: "warn",
     output: {

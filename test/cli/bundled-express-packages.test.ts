@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 // What the bundle changes about express's own packages (scripts/bundle.mjs): mime-types reads its
-// table on first use, and iconv-lite is required from node_modules rather than bundled. Answers that
-// need them are as before. dist/ is what is tested (npm test builds it before vitest runs).
+// table on first use, iconv-lite is required from node_modules rather than bundled, and it and qs are
+// loaded on first use. Answers that need them are as before. dist/ is what is tested (npm test builds it before vitest runs).
 const { startMockServer } = (await import(join(import.meta.dirname, "../../dist/index.js"))) as typeof import("../../src/index.js");
 
 describe("express's packages in the bundle", () => {
@@ -24,5 +24,14 @@ describe("express's packages in the bundle", () => {
     expect([utf16.status, await utf16.json()]).toEqual([200, []]);
     const unknown = await search("klingon", Buffer.from("{}"));
     expect([unknown.status, await unknown.json()]).toEqual([415, { detail: 'unsupported charset "KLINGON"' }]);
+  });
+
+  it("qs, loaded on first use, reads a form body: the fixture OAuth token endpoint finds the client it names", async () => {
+    await using mock = await startMockServer({});
+    const registered = await fetch(`${mock.url}/_fixtures/mcp/github-tools/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: ["http://127.0.0.1/cb"] }) });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const token = await fetch(`${mock.url}/_fixtures/mcp/github-tools/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=authorization_code&code=nope&client_id=${encodeURIComponent(client_id)}` });
+    // Found by the form's client_id (an unread form is "Unknown client."), refused for want of its secret.
+    expect([token.status, await token.json()]).toEqual([401, { error: "invalid_client", error_description: "Client authentication failed." }]);
   });
 });
