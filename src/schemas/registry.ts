@@ -117,11 +117,6 @@ export class SchemaRegistry {
     return [...this.texts.keys()].map((id) => this.parsed(id));
   }
 
-  /** Whether this process has the validator of `ref` for `mode` at hand already (made or loaded). */
-  hasValidator(ref: string, mode: ValidatorMode = "exact"): boolean {
-    return this.compiled.get(mode)?.has(absolute(ref)) ?? false;
-  }
-
   private lookup(ref: string | Record<string, unknown>, mode: ValidatorMode): ValidateFunction {
     const key = typeof ref === "string" ? absolute(ref) : `inline:${JSON.stringify(ref)}`;
     let cache = this.compiled.get(mode);
