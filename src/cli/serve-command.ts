@@ -35,27 +35,33 @@ export type ServeArgs = {
 };
 
 /**
+ * What yargs's types cannot say of serve's options; throws a message saying what is wrong. Run by yargs
+ * after parsing, and on a plain command line read without yargs (plain-serve-args.ts).
+ */
+export function checkServeArgs(argv: ServeArgs): true {
+  port("port", argv.port);
+  port("tracing-port", argv["tracing-port"]);
+  // Each of these would otherwise be taken silently: NaN turns heartbeats off, an unreadable size
+  // lifts the body limit, an empty seed means "no seed".
+  wholeNumber("heartbeat-ms", argv["heartbeat-ms"], 0, 2 ** 31 - 1, "a whole number of milliseconds ≥ 0 (0 turns heartbeats off)");
+  if (!SIZE.test(argv["body-limit"])) throw new Error(`--body-limit must be a size such as 512kb, 1mb or a number of bytes; got ${JSON.stringify(argv["body-limit"])}`);
+  if (parseDuration(argv["lifecycle-step"]) === undefined) throw new Error(`--lifecycle-step must be a duration such as 500ms, 30s or 2m; got ${JSON.stringify(argv["lifecycle-step"])}`);
+  if (argv.seed === "") throw new Error("--seed needs a value");
+  for (const name of ["headers-timeout-ms", "request-timeout-ms", "stream-stall-ms"] as const) {
+    const ms = argv[name];
+    if (!Number.isInteger(ms) || ms <= 0) throw new Error(`--${name} must be a whole number of milliseconds > 0; got ${ms}`);
+  }
+  return true;
+}
+
+/**
  * `agent-platform-mock [serve]`: start the mock and print `Listening on http://HOST:PORT`. The
  * server itself is imported only when the command runs, so `--help` and `--version` stay fast.
  */
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: ["serve", "$0"],
   describe: "Serve the control plane, agent server and tracing service on one port",
-  builder: (yargs: Argv) => yargs.options(serveOptions).check((argv) => {
-    port("port", argv.port);
-    port("tracing-port", argv["tracing-port"]);
-    // Each of these would otherwise be taken silently: NaN turns heartbeats off, an unreadable size
-    // lifts the body limit, an empty seed means "no seed".
-    wholeNumber("heartbeat-ms", argv["heartbeat-ms"], 0, 2 ** 31 - 1, "a whole number of milliseconds ≥ 0 (0 turns heartbeats off)");
-    if (!SIZE.test(argv["body-limit"])) throw new Error(`--body-limit must be a size such as 512kb, 1mb or a number of bytes; got ${JSON.stringify(argv["body-limit"])}`);
-    if (parseDuration(argv["lifecycle-step"]) === undefined) throw new Error(`--lifecycle-step must be a duration such as 500ms, 30s or 2m; got ${JSON.stringify(argv["lifecycle-step"])}`);
-    if (argv.seed === "") throw new Error("--seed needs a value");
-    for (const name of ["headers-timeout-ms", "request-timeout-ms", "stream-stall-ms"] as const) {
-      const ms = argv[name];
-      if (!Number.isInteger(ms) || ms <= 0) throw new Error(`--${name} must be a whole number of milliseconds > 0; got ${ms}`);
-    }
-    return true;
-  }) as unknown as Argv<ServeArgs>,
+  builder: (yargs: Argv) => yargs.options(serveOptions).check((argv) => checkServeArgs(argv as unknown as ServeArgs)) as unknown as Argv<ServeArgs>,
   handler: async (argv: ArgumentsCamelCase<ServeArgs>) => {
     const { serve } = await import("./serve.js");
     await serve(argv);

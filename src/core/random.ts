@@ -1,4 +1,4 @@
-import { createHash, hash, randomBytes, randomUUID } from "node:crypto";
+import { hash, randomBytes, randomUUID } from "node:crypto";
 import type { Faker } from "@faker-js/faker";
 import { fakerDrawingFrom } from "./lazy-faker.js";
 import { FakerRandomizer } from "./faker-randomizer.js";
@@ -131,7 +131,7 @@ export class Random {
   /** A number fixed by the seed and the label (random without a seed): seeds for per-record generators. */
   seedFor(label: string): number {
     if (!this.seeded) return randomBytes(4).readUInt32LE(0) >>> 1;
-    return createHash("sha256").update(`${this.seedText}/${label}`).digest().readUInt32LE(0) >>> 1;
+    return hash("sha256", `${this.seedText}/${label}`, "buffer").readUInt32LE(0) >>> 1;
   }
 
   /** A child generator whose sequence depends only on this seed and the label, not on call order. */
@@ -202,6 +202,6 @@ function formatUuid(b: Buffer): string {
 }
 
 function hashSeed(text: string): [number, number, number, number] {
-  const d = createHash("sha256").update(text).digest();
+  const d = hash("sha256", text, "buffer");
   return [d.readUInt32LE(0), d.readUInt32LE(4), d.readUInt32LE(8), d.readUInt32LE(12)];
 }

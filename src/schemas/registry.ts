@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { makeAjv, VALIDATOR_MODES, type ValidatorMode } from "./validator-modes.js";
@@ -10,6 +10,41 @@ import { codePath } from "../core/code-root.js";
 export const SCHEMA_BASE = "https://agent-platform-mock.local/schemas/";
 
 const SCHEMA_DIR = codePath("schemas");
+
+/**
+ * Written by the build (scripts/collect-schemas.mjs): every schema document of dist/schemas and their
+ * fingerprint in one file, what collectSchemas() gives for that folder. A mock starting from dist/
+ * reads it instead of listing, reading and digesting ~40 files.
+ */
+export const COLLECTED_SCHEMAS = codePath("schema-documents.json");
+
+/** The schema documents of a folder, and a digest of every file (prebuilt validators are found under it). */
+export interface SchemaDocuments {
+  fingerprint: string;
+  /** Each document's JSON text by its `$id`, in the order of the file names. */
+  texts: Record<string, string>;
+}
+
+/** Reads every schema file under `dir`, checking that each `$id` names its own path, and digests them. */
+export function collectSchemas(dir: string): SchemaDocuments {
+  const digest = createHash("sha256");
+  const texts: Record<string, string> = {};
+  for (const file of listJson(dir)) {
+    const text = readFileSync(file, "utf8");
+    const id = (JSON.parse(text) as Record<string, unknown>).$id;
+    if (typeof id !== "string" || id !== SCHEMA_BASE + relative(dir, file).split("\\").join("/")) {
+      throw new Error(`schema ${file} must have $id ${SCHEMA_BASE + relative(dir, file)}`);
+    }
+    texts[id] = text;
+    digest.update(id).update("\0").update(text).update("\0");
+  }
+  return { fingerprint: digest.digest("hex"), texts };
+}
+
+/** The build's collected documents of dist/schemas; undefined from src/ (the test suite), which has none. */
+function collectedByBuild(): SchemaDocuments | undefined {
+  return existsSync(COLLECTED_SCHEMAS) ? (JSON.parse(readFileSync(COLLECTED_SCHEMAS, "utf8")) as SchemaDocuments) : undefined;
+}
 
 /**
  * The JSON Schemas in this folder are the single source of truth for every resource and request body:
@@ -25,6 +60,8 @@ export class SchemaRegistry {
   private readonly ajvs = new Map<ValidatorMode, Ajv2020>();
   private readonly compiled = new Map<ValidatorMode, Map<string, ValidateFunction>>();
   private readonly inlineCompiled = new Map<ValidatorMode, WeakMap<object, ValidateFunction>>();
+  /** Each document's JSON text by `$id`: parsed on first use (into `documents`), as a start needs few of them. */
+  private readonly texts: ReadonlyMap<string, string>;
   private readonly documents = new Map<string, Record<string, unknown>>();
 
   /**
@@ -36,18 +73,9 @@ export class SchemaRegistry {
     private readonly dir: string = SCHEMA_DIR,
     private readonly options: { validateSchemas?: boolean } = {},
   ) {
-    const digest = createHash("sha256");
-    for (const file of listJson(dir)) {
-      const text = readFileSync(file, "utf8");
-      const schema = JSON.parse(text) as Record<string, unknown>;
-      const id = schema.$id;
-      if (typeof id !== "string" || id !== SCHEMA_BASE + relative(dir, file).split("\\").join("/")) {
-        throw new Error(`schema ${file} must have $id ${SCHEMA_BASE + relative(dir, file)}`);
-      }
-      this.documents.set(id, schema);
-      digest.update(id).update("\0").update(text).update("\0");
-    }
-    this.fingerprint = digest.digest("hex");
+    const { fingerprint, texts } = (dir === SCHEMA_DIR ? collectedByBuild() : undefined) ?? collectSchemas(dir);
+    this.texts = new Map(Object.entries(texts));
+    this.fingerprint = fingerprint;
     this.prebuilt = new PrebuiltValidators(dir, this.fingerprint);
     if (options.validateSchemas) for (const mode of VALIDATOR_MODES) this.ajv(mode);
   }
@@ -77,21 +105,16 @@ export class SchemaRegistry {
   /** Every schema document and every `$defs` entry, as absolute references. */
   allRefs(): string[] {
     const out: string[] = [];
-    for (const [id, doc] of this.documents) {
+    for (const id of this.texts.keys()) {
       out.push(id);
-      for (const name of Object.keys((doc.$defs ?? {}) as object)) out.push(`${id}#/$defs/${name}`);
+      for (const name of Object.keys((this.parsed(id).$defs ?? {}) as object)) out.push(`${id}#/$defs/${name}`);
     }
     return out;
   }
 
   /** The raw schema documents, for an ajv of one's own (the build's standalone compilation). */
   allDocuments(): Record<string, unknown>[] {
-    return [...this.documents.values()];
-  }
-
-  /** Whether this process has the validator of `ref` for `mode` at hand already (made or loaded). */
-  hasValidator(ref: string, mode: ValidatorMode = "exact"): boolean {
-    return this.compiled.get(mode)?.has(absolute(ref)) ?? false;
+    return [...this.texts.keys()].map((id) => this.parsed(id));
   }
 
   private lookup(ref: string | Record<string, unknown>, mode: ValidatorMode): ValidateFunction {
@@ -112,7 +135,7 @@ export class SchemaRegistry {
     let ajv = this.ajvs.get(mode);
     if (!ajv) {
       ajv = makeAjv(mode, { validateSchema: this.options.validateSchemas ?? false });
-      for (const schema of this.documents.values()) ajv.addSchema(schema);
+      for (const schema of this.allDocuments()) ajv.addSchema(schema);
       this.ajvs.set(mode, ajv);
     }
     return ajv;
@@ -144,7 +167,7 @@ export class SchemaRegistry {
     let id = absolute(ref);
     for (let hops = 0; hops < 20; hops++) {
       const [doc, pointer = ""] = id.split("#");
-      const document = this.documents.get(doc as string);
+      const document = this.texts.has(doc as string) ? this.parsed(doc as string) : undefined;
       if (!document) throw new Error(`unknown schema ${ref}`);
       const node = pointer
         .split("/")
@@ -168,7 +191,15 @@ export class SchemaRegistry {
 
   /** The raw JSON documents by `$id` (the OpenAPI generator copies definitions out of them). */
   document(id: string): Record<string, unknown> | undefined {
-    return this.documents.get(absolute(id));
+    const key = absolute(id);
+    return this.texts.has(key) ? this.parsed(key) : undefined;
+  }
+
+  /** The document of a known `$id`, parsed on first use. */
+  private parsed(id: string): Record<string, unknown> {
+    let document = this.documents.get(id);
+    if (!document) this.documents.set(id, (document = JSON.parse(this.texts.get(id) as string) as Record<string, unknown>));
+    return document;
   }
 
   private inlinedFrom(ref: string): Record<string, unknown> {

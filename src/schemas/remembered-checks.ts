@@ -19,8 +19,10 @@ import { schemas } from "./registry.js";
  */
 export function checkRemembering(ref: string, data: unknown): ErrorObject[] {
   // Remembering serves a process's first start, where it saves loading validators. After it (a test
-  // suite building a mock per test), checking with a validator at hand is cheaper than a digest.
-  if (started || schemas().hasValidator(ref)) return schemas().check(ref, data);
+  // suite building a mock per test), checking with a validator at hand is cheaper than a digest. In
+  // the first start every value that passes is remembered, also once a miss has loaded its schema's
+  // validator: the next process then finds them all, rather than one more per schema each time.
+  if (started) return schemas().check(ref, data);
   const key = rememberable(ref, data);
   const remembered = key === undefined ? undefined : passed();
   if (key !== undefined && remembered?.has(key)) return [];

@@ -62,6 +62,10 @@ describe("the draft cache", () => {
     // schema check then is taken as checked (src/schemas/remembered-checks.ts): fewer validators load.
     expect(fakerFiles).toBe(0);
     expect(validators).toBeLessThan(coldValidators);
+    // All of it, in one go: a third process loads the same validators as the second.
+    const warmValidators = validators;
+    expect(await serve(dir)).toBe(cold);
+    expect(validators).toBe(warmValidators);
     // An entry that cannot be read is a miss: generated again (and written again), same answers.
     for (const file of files) writeFileSync(join(dir, file), "{not json");
     expect(await serve(dir)).toBe(cold);
