@@ -1,7 +1,7 @@
 import type { MockContext } from "./context.js";
 import type { AgentServer } from "./agent-server/index.js";
 import { adminRunResponse, type RunRecord } from "./agent-server/runs.js";
-import type { Frame } from "./agent-server/run-execution.js";
+import type { Execution, Frame } from "./agent-server/run-execution.js";
 import { formatTimestamp } from "./core/clock.js";
 import { revisionsIn } from "./control-plane/deployments-store.js";
 import { toCaptured } from "./tracing/captured-feedback.js";
@@ -22,9 +22,25 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
     if (!previous) {
       bus.emit("run.created", () => adminRunResponse(run));
       // The execution is registered right after the record; its events are replayed on subscribe.
-      queueMicrotask(() => followEvents(ctx, agent, run));
+      if (bus.listening) queueMicrotask(() => follow(agent.runs.execution(run.run_id), run, -1));
     } else if (run.status !== previous.status) {
       bus.emit(TERMINAL.has(run.status) ? "run.ended" : "run.updated", () => adminRunResponse(run));
+    }
+  };
+
+  // A run's events are followed only while someone follows the feed (following every run of a
+  // burst of streams cost a microtask, a listener and a call per event, for nobody). Whoever starts
+  // following gets the events of the runs still playing from then on.
+  const followed = new WeakSet<Execution>();
+  const follow = (execution: Execution | undefined, run: RunRecord, afterId: number) => {
+    if (!execution || followed.has(execution)) return;
+    followed.add(execution);
+    followEvents(ctx, execution, run, afterId);
+  };
+  bus.onFirstListener = () => {
+    for (const execution of agent.runs.playing()) {
+      const run = ctx.data.runs.get(execution.script.run_id);
+      if (run) follow(execution, run, execution.frames.length - 1);
     }
   };
 
@@ -57,10 +73,8 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
   ctx.data.deployments.onWriteTakesPrevious = () => bus.listening;
 }
 
-/** Forwards a run's stream events to the feed as `run.event`. */
-function followEvents(ctx: MockContext, agent: AgentServer, run: RunRecord): void {
-  const execution = agent.runs.execution(run.run_id);
-  if (!execution) return;
+/** Forwards a run's stream events after position `afterId` to the feed as `run.event`. */
+function followEvents(ctx: MockContext, execution: Execution, run: RunRecord, afterId: number): void {
   execution.subscribe({
     // Checked here too: a run's every event would otherwise build the payload's closure for nobody.
     frame: (frame) => {
@@ -68,7 +82,7 @@ function followEvents(ctx: MockContext, agent: AgentServer, run: RunRecord): voi
     },
     heartbeat: () => {},
     end: () => {},
-  });
+  }, afterId);
 }
 
 /** One event of a run as the inspector's timeline shows it. */

@@ -170,6 +170,11 @@ export class RunService {
     return this.executions.get(runId);
   }
 
+  /** Every run still pending or running. */
+  playing(): Execution[] {
+    return [...this.unfinished.values()].flatMap((set) => [...set]);
+  }
+
   /** Runs of a thread still pending or running. */
   active(threadId: string): Execution[] {
     return [...(this.unfinished.get(threadId) ?? [])];

@@ -98,8 +98,8 @@ export class Journal {
       // Read now: while a mounted router (say /api/v1) handles the request, req.path lacks its prefix.
       const path = req.path;
       // A response emits "close" once, whether it finished or the client went away first: one
-      // listener per request where "finish" and "close" took two.
-      res.once("close", () => this.safeRecord(req, path, res.statusCode, res.locals, started, performance.now() - startedReal));
+      // listener per request where "finish" and "close" took two (and `on`, as `once` wraps it).
+      res.on("close", () => this.safeRecord(req, path, res.statusCode, res.locals, started, performance.now() - startedReal));
       next();
     };
   }

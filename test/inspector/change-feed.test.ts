@@ -260,3 +260,32 @@ describe("the inspector's views", () => {
     await request(guarded).get("/_mock/ui").set("Authorization", "Bearer t0k").expect(200);
   });
 });
+
+describe("GET /_mock/events opened while a run plays", () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    // The run waits at its delay until the test moves the clock.
+    mock = await startMockServer({ seed: 42, scenarios: SCENARIOS, clock: { autoAdvance: false } });
+  });
+  afterAll(() => mock.close());
+
+  it("gets the run's events from then on (the ones before it are not sent again), then its end", async () => {
+    const thread = await json(await post(`${mock.url}/threads`, {}));
+    const stream = await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ content: "hello" }] } });
+    const reader = stream.body!.getReader();
+    let seen = "";
+    while (!seen.includes("event: values")) seen += new TextDecoder().decode((await reader.read()).value);
+    const feed = await Feed.open(mock.url);
+    try {
+      mock.clock.advance(250);
+      const ended = await feed.next("run.ended");
+      const events = feed.events.filter((e) => e.event === "run.event").map((e) => e.data);
+      expect(events.map((e) => [e.run_id, e.id, e.event, e.offset_ms])).toEqual([[ended.data.run_id, 2, "values", 250]]);
+      // Ended after its last event, as the feed tells it.
+      expect(feed.events.findIndex((e) => e.event === "run.ended")).toBeGreaterThan(feed.events.findIndex((e) => e.event === "run.event"));
+    } finally {
+      feed.close();
+      await reader.cancel();
+    }
+  });
+});
