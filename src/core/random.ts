@@ -1,4 +1,6 @@
 import { hash, randomBytes, randomUUID } from "node:crypto";
+import { sha1Words } from "./sha1.js";
+import { uuidText } from "./fast-uuid.js";
 import type { Faker } from "@faker-js/faker";
 import { fakerDrawingFrom } from "./lazy-faker.js";
 import { FakerRandomizer } from "./faker-randomizer.js";
@@ -103,6 +105,12 @@ export class Random {
     return out;
   }
 
+  /** Fills `out` with seeded bytes, as bytes() draws them (ids are formatted from a scratch array, not a Buffer each). */
+  private drawBytes(out: Uint8Array): Uint8Array {
+    for (let i = 0; i < out.length; i++) out[i] = Math.floor(this.next() * 256);
+    return out;
+  }
+
   hex(chars: number): string {
     return this.bytes(Math.ceil(chars / 2)).toString("hex").slice(0, chars);
   }
@@ -110,7 +118,7 @@ export class Random {
   /** A random (version 4) UUID. */
   uuid4(): string {
     if (!this.seeded) return randomUUID();
-    const b = this.bytes(16);
+    const b = this.drawBytes(uuidBytes);
     b[6] = ((b[6] as number) & 0x0f) | 0x40;
     b[8] = ((b[8] as number) & 0x3f) | 0x80;
     return formatUuid(b);
@@ -118,7 +126,7 @@ export class Random {
 
   /** A time-ordered (version 7) UUID, as the Python agent server uses for run ids. */
   uuid7(unixMs: number): string {
-    const b = this.bytes(16);
+    const b = this.seeded ? this.drawBytes(uuidBytes) : this.bytes(16);
     // The low 48 bits of the milliseconds, big-endian. Clock instants stay below 2^53 (MAX_INSTANT),
     // where dividing by a power of two is exact: no BigInt per byte.
     const ms = Math.max(0, Math.floor(unixMs));
@@ -170,9 +178,14 @@ function fakerSeedFrom(state: RandomState): number {
 const namespaceBytes = new Map<string, Buffer>();
 const MAX_NAMESPACES = 64;
 
+const utf8 = new TextEncoder();
+/** The 16 bytes of a seeded v4 or v7 id, and the four words of a uuid5, before they are formatted. */
+const uuidBytes = new Uint8Array(16);
+const uuidWords = new Uint32Array(4);
+
 /**
  * uuid5 (SHA-1, RFC 4122 §4.3) — the agent server derives default assistant ids this way. Every run
- * derives one (its request id), so it hashes in one call rather than through a Hash object.
+ * derives one (its request id): hashed in JavaScript (core/sha1.ts), without a Buffer.
  */
 export function uuid5(name: string, namespace: string): string {
   let ns = namespaceBytes.get(namespace);
@@ -181,13 +194,16 @@ export function uuid5(name: string, namespace: string): string {
     if (namespaceBytes.size >= MAX_NAMESPACES) namespaceBytes.clear();
     namespaceBytes.set(namespace, ns);
   }
-  const input = Buffer.allocUnsafe(ns.length + Buffer.byteLength(name, "utf8"));
-  ns.copy(input);
-  input.write(name, ns.length, "utf8");
-  const b = hash("sha1", input, "buffer").subarray(0, 16);
-  b[6] = ((b[6] as number) & 0x0f) | 0x50;
-  b[8] = ((b[8] as number) & 0x3f) | 0x80;
-  return formatUuid(b);
+  // UTF-8 takes at most three bytes for each UTF-16 code unit.
+  const input = new Uint8Array(ns.length + name.length * 3);
+  input.set(ns);
+  const { written } = utf8.encodeInto(name, input.subarray(ns.length));
+  const [a, b, c, d] = sha1Words(input.subarray(0, ns.length + written)) as unknown as [number, number, number, number];
+  uuidWords[0] = a;
+  uuidWords[1] = (b & 0xffff0fff) | 0x00005000;
+  uuidWords[2] = (c & 0x3fffffff) | 0x80000000;
+  uuidWords[3] = d;
+  return uuidText(uuidWords, 0);
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -196,9 +212,9 @@ export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID_PATTERN.test(value);
 }
 
-function formatUuid(b: Buffer): string {
-  const h = b.toString("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+function formatUuid(b: Uint8Array): string {
+  for (let i = 0; i < 4; i++) uuidWords[i] = (((b[4 * i] as number) << 24) | ((b[4 * i + 1] as number) << 16) | ((b[4 * i + 2] as number) << 8) | (b[4 * i + 3] as number)) >>> 0;
+  return uuidText(uuidWords, 0);
 }
 
 function hashSeed(text: string): [number, number, number, number] {
