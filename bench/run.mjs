@@ -26,8 +26,8 @@ const REST_MS = 6000;
 const ONLY = [...args].find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
 const runs = (part) => !ONLY || ONLY.includes(part);
 const CONFIG = QUICK
-  ? { rounds: 2, streamRounds: 3, durationMs: 400, warmupMs: 100, connections: 16, windows: 5, windowMs: 400, journaled: 10_000, spawns: 2, starts: 3, scale: 100_000, pageRequests: 60 }
-  : { rounds: 3, streamRounds: 9, durationMs: 1500, warmupMs: 300, connections: 16, windows: 10, windowMs: 1000, journaled: 50_000, spawns: 5, starts: 10, scale: 100_000, pageRequests: 300 };
+  ? { rounds: 2, streamRounds: 3, scaleRuns: 1, durationMs: 400, warmupMs: 100, connections: 16, windows: 5, windowMs: 400, journaled: 10_000, spawns: 2, starts: 3, scale: 100_000, pageRequests: 60 }
+  : { rounds: 3, streamRounds: 9, scaleRuns: 3, durationMs: 1500, warmupMs: 300, connections: 16, windows: 10, windowMs: 1000, journaled: 50_000, spawns: 5, starts: 10, scale: 100_000, pageRequests: 300 };
 const GENERATED = 1000;
 const MOCK_OPTIONS = {
   seed: 42,
@@ -373,10 +373,14 @@ loader.kill();
 await mock.close();
 console.log(JSON.stringify({ loadMs, loadCpuMs, rss, pages }));`;
 
+/** A scale row: `CONFIG.scaleRuns` fresh processes each load `count` records; medians are judged, as in every other row. */
 async function scaleRow(count, loadLimitMs, rssLimitMb) {
-  const r = await runNode(SCALE.replaceAll("COUNT", String(count)).replace("PAGES", String(CONFIG.pageRequests)), ["--expose-gc", "--max-old-space-size=8192"]);
-  log(`\n## ${fmt(count)} generated deployments\n`);
-  log(`load ${fmt(r.loadMs)} ms wall, ${fmt(r.loadCpuMs)} ms CPU · RSS ${fmt(r.rss / 1024 / 1024)} MB (after GC)`);
+  const runs = [];
+  for (let i = 0; i < CONFIG.scaleRuns; i++) runs.push(await runNode(SCALE.replaceAll("COUNT", String(count)).replace("PAGES", String(CONFIG.pageRequests)), ["--expose-gc", "--max-old-space-size=8192"]));
+  const of = (pick) => median(runs.map(pick));
+  const r = { loadMs: of((x) => x.loadMs), loadCpuMs: of((x) => x.loadCpuMs), rss: of((x) => x.rss), pages: Object.fromEntries(Object.keys(runs[0].pages).map((label) => [label, of((x) => x.pages[label])])) };
+  log(`\n## ${fmt(count)} generated deployments (median of ${runs.length} fresh processes)\n`);
+  log(`load ${fmt(r.loadMs)} ms wall, ${fmt(r.loadCpuMs)} ms CPU ±${fmt(spread(runs.map((x) => x.loadCpuMs)))}% (${runs.map((x) => fmt(x.loadCpuMs)).join(", ")}) · RSS ${fmt(r.rss / 1024 / 1024)} MB (after GC)`);
   for (const [label, p50] of Object.entries(r.pages)) log(`  GET /v2/deployments ${label.replace("COUNT", fmt(count))}: p50 ${fmt(p50, 2)} ms`);
   const worst = Math.max(...Object.values(r.pages));
   // CPU time: on a shared machine the wall clock mostly measures the wait for a core.
