@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Bulk generation's faker pools are kept per seed on disk (src/control-plane/value-pools.ts). Each case
 // runs fresh processes on the built package, as CLI starts and test workers are, and compares what a
@@ -42,8 +42,13 @@ afterAll(() => {
 });
 
 describe("a generated set's faker pools", () => {
+  // What a start that keeps nothing serves: the reference for every case.
+  let reference: string;
+  beforeAll(async () => {
+    reference = await serve("off", 400, true);
+  });
+
   it("are kept for the next process of the seed, which serves the same bytes without faker", async () => {
-    const reference = await serve("off", 400, true);
     expect(JSON.parse(reference)).toHaveLength(4);
     const dir = cacheDir();
     expect(await serve(dir, 400, true)).toBe(reference);
@@ -53,7 +58,6 @@ describe("a generated set's faker pools", () => {
   });
 
   it("kept by a smaller set, or one on other repositories, give the same values: faker draws what they lack", async () => {
-    const reference = await serve("off", 400, true);
     const fewer = cacheDir();
     await serve(fewer, 2, true);
     expect(await serve(fewer, 400, true)).toBe(reference);
