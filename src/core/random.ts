@@ -100,13 +100,11 @@ export class Random {
 
   bytes(n: number): Buffer {
     if (!this.seeded) return randomBytes(n);
-    const out = Buffer.alloc(n);
-    for (let i = 0; i < n; i++) out[i] = Math.floor(this.next() * 256);
-    return out;
+    return this.drawBytes(Buffer.alloc(n));
   }
 
-  /** Fills `out` with seeded bytes, as bytes() draws them (ids are formatted from a scratch array, not a Buffer each). */
-  private drawBytes(out: Uint8Array): Uint8Array {
+  /** Fills `out` with seeded bytes (ids are drawn into a scratch array, not a Buffer each). */
+  private drawBytes<T extends Uint8Array>(out: T): T {
     for (let i = 0; i < out.length; i++) out[i] = Math.floor(this.next() * 256);
     return out;
   }

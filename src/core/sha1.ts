@@ -3,20 +3,9 @@
  * id: a message of one 64-byte block, which this hashes in about a microsecond, where node:crypto's
  * one-shot hash cost several (a call into C++, and Buffers for its input and digest) — measured as
  * ~3 % of a streamed run's CPU. Checked against node:crypto in test/foundation/random.test.ts.
+ *
+ * The digest as five 32-bit big-endian words: what uuid5 formats, without going through bytes.
  */
-export function sha1(message: Uint8Array): Uint8Array {
-  const [h0, h1, h2, h3, h4] = sha1Words(message);
-  const digest = new Uint8Array(20);
-  const view = new DataView(digest.buffer);
-  view.setInt32(0, h0 as number);
-  view.setInt32(4, h1 as number);
-  view.setInt32(8, h2 as number);
-  view.setInt32(12, h3 as number);
-  view.setInt32(16, h4 as number);
-  return digest;
-}
-
-/** The digest as five 32-bit big-endian words (what uuid5 formats without going through bytes). */
 export function sha1Words(message: Uint8Array): Int32Array {
   const length = message.length;
   // The message, a 1 bit, zeros, then its length in bits as a 64-bit big-endian number.

@@ -18,12 +18,11 @@ const entries = new WeakMap<Express, Entry>();
  * mounts the mock, go through express as before.
  */
 export function setAppEntry(app: Express, steps: readonly RequestHandler[], onError: ErrorRequestHandler): void {
-  const prototypes = { request: app.request, response: app.response };
   const entry = (rawReq: IncomingMessage, rawRes: ServerResponse): void => {
     const req = rawReq as Request;
     const res = rawRes as Response;
-    if (Object.getPrototypeOf(req) !== prototypes.request) Object.setPrototypeOf(req, prototypes.request);
-    if (Object.getPrototypeOf(res) !== prototypes.response) Object.setPrototypeOf(res, prototypes.response);
+    if (Object.getPrototypeOf(req) !== app.request) Object.setPrototypeOf(req, app.request);
+    if (Object.getPrototypeOf(res) !== app.response) Object.setPrototypeOf(res, app.response);
     req.res = res;
     res.req = req;
     res.locals ??= Object.create(null) as Response["locals"];

@@ -167,7 +167,7 @@ export class SchemaRegistry {
     let id = absolute(ref);
     for (let hops = 0; hops < 20; hops++) {
       const [doc, pointer = ""] = id.split("#");
-      const document = this.texts.has(doc as string) ? this.parsed(doc as string) : undefined;
+      const document = this.document(doc as string);
       if (!document) throw new Error(`unknown schema ${ref}`);
       const node = pointer
         .split("/")
