@@ -175,6 +175,9 @@ function fakerSeedFrom(state: RandomState): number {
 /** Namespaces as bytes, for the few uuid5 namespaces used over and over (run ids name one per run). */
 const namespaceBytes = new Map<string, Buffer>();
 const MAX_NAMESPACES = 64;
+/** uuid5's message (namespace then name), reused: every run hashes one. A namespace is a UUID's 16 bytes, which the name follows. */
+let uuid5Input = new Uint8Array(256);
+let uuid5Name = uuid5Input.subarray(16);
 
 const utf8 = new TextEncoder();
 /** The 16 bytes of a seeded v4 or v7 id, and the four words of a uuid5, before they are formatted. */
@@ -193,10 +196,17 @@ export function uuid5(name: string, namespace: string): string {
     namespaceBytes.set(namespace, ns);
   }
   // UTF-8 takes at most three bytes for each UTF-16 code unit.
-  const input = new Uint8Array(ns.length + name.length * 3);
-  input.set(ns);
-  const { written } = utf8.encodeInto(name, input.subarray(ns.length));
-  const [a, b, c, d] = sha1Words(input.subarray(0, ns.length + written)) as unknown as [number, number, number, number];
+  if (ns.length + name.length * 3 > uuid5Input.length) {
+    uuid5Input = new Uint8Array(ns.length + name.length * 3);
+    uuid5Name = uuid5Input.subarray(16);
+  }
+  uuid5Input.set(ns);
+  const { written } = utf8.encodeInto(name, ns.length === 16 ? uuid5Name : uuid5Input.subarray(ns.length));
+  const words = sha1Words(uuid5Input, ns.length + written);
+  const a = words[0] as number;
+  const b = words[1] as number;
+  const c = words[2] as number;
+  const d = words[3] as number;
   uuidWords[0] = a;
   uuidWords[1] = (b & 0xffff0fff) | 0x00005000;
   uuidWords[2] = (c & 0x3fffffff) | 0x80000000;

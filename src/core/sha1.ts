@@ -4,13 +4,14 @@
  * one-shot hash cost several (a call into C++, and Buffers for its input and digest) — measured as
  * ~3 % of a streamed run's CPU. Checked against node:crypto in test/foundation/random.test.ts.
  *
- * The digest as five 32-bit big-endian words: what uuid5 formats, without going through bytes.
+ * The digest as five 32-bit big-endian words: what uuid5 formats, without going through bytes. It is
+ * written into one array kept by this module, as are the message's words: read it before the next
+ * call. A run's hash then allocates nothing (three typed arrays each, before).
  */
-export function sha1Words(message: Uint8Array): Int32Array {
-  const length = message.length;
+export function sha1Words(message: Uint8Array, length: number = message.length): Int32Array {
   // The message, a 1 bit, zeros, then its length in bits as a 64-bit big-endian number.
   const blocks = ((length + 8) >>> 6) + 1;
-  const words = new Int32Array(blocks * 16);
+  const words = blocks * 16 <= scratchWords.length ? scratchWords.fill(0, 0, blocks * 16) : new Int32Array(blocks * 16);
   for (let i = 0; i < length; i++) words[i >> 2]! |= (message[i] as number) << (24 - (i & 3) * 8);
   words[length >> 2]! |= 0x80 << (24 - (length & 3) * 8);
   words[blocks * 16 - 1] = length * 8;
@@ -20,7 +21,7 @@ export function sha1Words(message: Uint8Array): Int32Array {
   let h2 = 0x98badcfe | 0;
   let h3 = 0x10325476;
   let h4 = 0xc3d2e1f0 | 0;
-  const w = new Int32Array(80);
+  const w = schedule;
   for (let block = 0; block < blocks; block++) {
     for (let t = 0; t < 16; t++) w[t] = words[block * 16 + t] as number;
     for (let t = 16; t < 80; t++) {
@@ -61,5 +62,15 @@ export function sha1Words(message: Uint8Array): Int32Array {
     h3 = (h3 + d) | 0;
     h4 = (h4 + e) | 0;
   }
-  return Int32Array.of(h0, h1, h2, h3, h4);
+  digest[0] = h0;
+  digest[1] = h1;
+  digest[2] = h2;
+  digest[3] = h3;
+  digest[4] = h4;
+  return digest;
 }
+
+/** Room for messages of up to 247 bytes (four blocks): every uuid5 name the mock hashes. */
+const scratchWords = new Int32Array(64);
+const schedule = new Int32Array(80);
+const digest = new Int32Array(5);
