@@ -10,15 +10,34 @@ export interface Frame {
   /** Compact JSON, as it goes on the wire. */
   data: string;
   id: number;
+  /** The event's number within its millisecond `at`: the `<seq>` of its stream id (streamIdOf). */
+  seq: number;
   /**
-   * The id a resumable stream sends (`id:` line, `Last-Event-ID`): the production server's Redis-stream
-   * form `<ms>-<seq>`, the mock clock's milliseconds and the event's number within that millisecond.
+   * The SSE frame a stream without ids writes (sseFrame), when it is the same in every run of the turn
+   * (EventTexts); a listener builds it otherwise.
    */
-  streamId: string;
+  sse?: string | undefined;
   /** The stream mode that asks for it (`messages-tuple` for `messages`); null for metadata, feedback and error. */
   mode: string | null;
   /** When it was published, in ms on the mock's clock (the inspector's timeline). */
   at: number;
+}
+
+/**
+ * The id a resumable stream sends (`id:` line, `Last-Event-ID`): the production server's Redis-stream
+ * form `<ms>-<seq>`, the mock clock's milliseconds and the event's number within that millisecond.
+ * Built when a stream sends it: most runs are not resumable.
+ */
+export function streamIdOf(frame: Frame): string {
+  return `${frame.at}-${frame.seq}`;
+}
+
+/** A turn's events as published, when they are the same in every run of it (the turn holds no template). */
+export interface EventTexts {
+  /** Each event's data as JSON (eventJson). */
+  data: readonly string[];
+  /** Each event as an SSE frame without an id line (sseFrame). */
+  frames: readonly string[];
 }
 
 /** Someone reading a run's stream: the HTTP response of the run or of a join. */
@@ -40,8 +59,8 @@ export interface RunScript {
   run_id: string;
   thread_id: string;
   events: ScenarioEvent[];
-  /** Each event's data as published (`eventJson`), when it is the same in every run of the turn. */
-  eventTexts?: readonly string[] | undefined;
+  /** Each event as published, when it is the same in every run of the turn. */
+  eventTexts?: EventTexts | undefined;
   ending: Exclude<Ending, { http: unknown }>;
   /** Stream modes published (see eventMode). */
   modes: ReadonlySet<string>;
@@ -144,7 +163,7 @@ export class Execution {
     const seen = parseStreamId(lastEventId);
     if (!seen) return -1;
     let position = -1;
-    for (const frame of this.frames) if (compareStreamIds(parseStreamId(frame.streamId)!, seen) <= 0) position = frame.id;
+    for (const frame of this.frames) if ((frame.at - seen[0] || frame.seq - seen[1]) <= 0) position = frame.id;
     return position;
   }
 
@@ -169,7 +188,8 @@ export class Execution {
     let outcome: Outcome;
     try {
       this.throwIfCancelled();
-      await this.waitForRunsAhead();
+      // Most runs have none ahead: no promise and microtask for them.
+      if (this.script.waitFor.length) await this.waitForRunsAhead();
       if (this.script.afterMs > 0) {
         this.lastBeat = this.clock.now();
         await this.wait(this.script.afterMs);
@@ -184,7 +204,7 @@ export class Execution {
         this.throwIfCancelled();
         this.record(event);
         const mode = eventMode(event.event);
-        if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode, eventTexts?.[i]);
+        if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode, eventTexts?.data[i], eventTexts?.frames[i]);
       }
       outcome = this.end(this.script.ending);
     } catch (err) {
@@ -253,13 +273,13 @@ export class Execution {
     return { kind: "success", values: this.values, interrupt, feedback };
   }
 
-  /** Publishes an event; `text` is its data's JSON when known already (eventJson). */
-  private publish(event: string, data: unknown, mode: string | null, text?: string): void {
+  /** Publishes an event; `text` is its data's JSON and `sse` its frame when known already (EventTexts). */
+  private publish(event: string, data: unknown, mode: string | null, text?: string, sse?: string): void {
     const at = this.clock.now();
     const previous = this.frames.at(-1);
     const seq = previous && previous.at === at ? this.lastSeq + 1 : 0;
     this.lastSeq = seq;
-    const frame: Frame = { event, data: text ?? eventJson(data), id: this.frames.length, streamId: `${at}-${seq}`, mode, at };
+    const frame: Frame = { event, data: text ?? eventJson(data), id: this.frames.length, seq, sse, mode, at };
     this.frames.push(frame);
     for (const listener of this.listeners) listener.frame(frame);
   }
@@ -308,7 +328,6 @@ export class Execution {
   }
 
   private async waitForRunsAhead(): Promise<void> {
-    if (!this.script.waitFor.length) return;
     const signal = this.signal();
     if (signal.aborted) throw signal.reason;
     await new Promise<void>((resolve, reject) => {
@@ -326,8 +345,4 @@ export class Execution {
 function parseStreamId(id: string): [number, number] | undefined {
   const m = /^(\d+)(?:-(\d+))?$/.exec(id.trim());
   return m ? [Number(m[1]), Number(m[2] ?? 0)] : undefined;
-}
-
-function compareStreamIds(a: [number, number], b: [number, number]): number {
-  return a[0] - b[0] || a[1] - b[1];
 }

@@ -2,7 +2,7 @@ import type { Response } from "express";
 import type { MockContext } from "../context.js";
 import { reply, route, type RequestScope, type RouteSpec } from "../http/route.js";
 import { agentErrors } from "./errors.js";
-import type { Execution, StreamListener } from "./run-execution.js";
+import { streamIdOf, type Execution, type StreamListener } from "./run-execution.js";
 import { finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
 import { errors, headers, RUN, RUN_PATH, THREAD_PATH } from "./route-schemas.js";
 import { HEARTBEAT, openStream, sseFrame } from "./sse.js";
@@ -234,7 +234,7 @@ function streamRun(res: Response, run: RunRecord, execution: Execution, options:
   });
   const listener: StreamListener = {
     frame: (f) => {
-      if (!options.modes || f.mode === null || options.modes.has(f.mode)) writer.event(sseFrame(f.event, f.data, ids ? f.streamId : undefined));
+      if (!options.modes || f.mode === null || options.modes.has(f.mode)) writer.event(ids ? sseFrame(f.event, f.data, streamIdOf(f)) : (f.sse ?? sseFrame(f.event, f.data)));
     },
     heartbeat: () => writer.heartbeat(HEARTBEAT),
     // A drop closes the socket after what was written (no final chunk): the client sees a cut body.

@@ -8,7 +8,8 @@ import { Assistants, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
 import { findCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
-import { eventJson, Execution, type Outcome } from "./run-execution.js";
+import { eventJson, Execution, type EventTexts, type Outcome } from "./run-execution.js";
+import { sseFrame } from "./sse.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
 import type { StreamFault } from "../http/faults.js";
@@ -83,8 +84,8 @@ interface RunScript {
   scenario: LoadedScenario;
   turnIndex: number;
   events: ScenarioEvent[];
-  /** The events' data as JSON, when the turn's events hold no template (the same text every run). */
-  eventTexts: readonly string[] | undefined;
+  /** The events as published, when the turn's events hold no template (the same texts every run). */
+  eventTexts: EventTexts | undefined;
   ending: Exclude<Ending, { http: unknown }>;
   /** The turn's `faults`, for the stream of its run. */
   fault: StreamFault | undefined;
@@ -547,17 +548,21 @@ function forkedFrom(ctx: MockContext, thread: ThreadRecord, body: { checkpoint_i
   return id === undefined ? undefined : findCheckpoint(ctx, thread.thread_id, id);
 }
 
-/** The JSON of each event's data of a turn without templates, by the turn's events (scenarios are not changed once loaded). */
-const eventTextsOf = new WeakMap<readonly ScenarioEvent[], readonly string[] | null>();
+/** The events of each turn without templates as published, by the turn's events (scenarios are not changed once loaded). */
+const eventTextsOf = new WeakMap<readonly ScenarioEvent[], EventTexts | null>();
 
 /**
- * The events' data as the stream writes it, when a turn's events hold no template: serialised from the
- * first run's copy, then shared by every run of the turn instead of serialising ten events per run.
+ * The events' data and SSE frames as the stream writes them, when a turn's events hold no template:
+ * made from the first run's copy, then shared by every run of the turn instead of serialising and
+ * framing ten events per run.
  */
-function constantEventTexts(template: readonly ScenarioEvent[], rendered: readonly ScenarioEvent[]): readonly string[] | undefined {
+function constantEventTexts(template: readonly ScenarioEvent[], rendered: readonly ScenarioEvent[]): EventTexts | undefined {
   let texts = eventTextsOf.get(template);
   if (texts === undefined) {
-    texts = noTemplateIn(template) ? rendered.map((e) => eventJson(e.data)) : null;
+    if (noTemplateIn(template)) {
+      const data = rendered.map((e) => eventJson(e.data));
+      texts = { data, frames: rendered.map((e, i) => sseFrame(e.event, data[i] as string)) };
+    } else texts = null;
     eventTextsOf.set(template, texts);
   }
   return texts ?? undefined;
