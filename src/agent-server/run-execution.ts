@@ -74,7 +74,7 @@ export interface RunScript {
   /** Mock milliseconds to wait before starting (`after_seconds`). */
   afterMs: number;
   /** Runs ahead of this one on the thread (multitask `enqueue`). */
-  waitFor: Promise<unknown>[];
+  waitFor: readonly Promise<unknown>[];
   /** Thread values before the run: the state a run without `values` events leaves. */
   priorValues: Record<string, unknown> | null;
   /** An interrupt id when the scenario gives none. */

@@ -23,7 +23,10 @@ export function runScope(scope: RequestScope, kind: RunScope["kind"], threadId: 
     kind,
     deploymentId,
     route: `${scope.method} ${path}`,
-    request: `${scope.method} ${scope.url}`,
+    // Only a run no scenario matches says it.
+    get request() {
+      return `${scope.method} ${scope.url}`;
+    },
     // Asked for only by a run with feedback keys: working it out reads the socket's address.
     get tracingUrl() {
       return scope.tracingUrl;

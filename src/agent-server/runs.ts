@@ -60,7 +60,7 @@ export interface RunScope {
   /** `POST /threads/<id>/runs/stream`: method and path as sent, without a deployment's prefix. */
   route: string;
   /** Method and URL as sent, for the answer when no scenario matches. */
-  request: string;
+  readonly request: string;
   /** Where the run's feedback token URLs point (`{tracing_url}`); read while the request is answered. */
   readonly tracingUrl: string;
   /** The body as the client sent it, before validation filled defaults (kept for /_mock/runs). */
@@ -238,8 +238,7 @@ export class RunService {
    * here, after moving the thread on to the next turn.
    */
   private matchScenario(target: RunTarget, body: RunCreateBody, scope: RunScope): { scenario: LoadedScenario; turnIndex: number } {
-    const what = `${scope.request}, assistant '${body.assistant_id}'`;
-    const picked = this.pickScenario(scope, target.thread, body, target.assistant, scope.threadId === null, what);
+    const picked = this.pickScenario(scope, target.thread, body, target.assistant, scope.threadId === null);
     scope.note({ scenario: picked.scenario.name, turn: picked.turnIndex + 1 });
     const ending: Ending = picked.scenario.turns[picked.turnIndex]?.end ?? "success";
     if (typeof ending === "object" && "http" in ending) {
@@ -357,9 +356,8 @@ export class RunService {
   private startExecution(run: RunRecord, script: RunScript, thread: ThreadRecord, ahead: Execution[], body: RunCreateBody, scope: RunScope): Execution {
     const ctx = this.ctx;
     const runId = run.run_id;
-    const requested = Array.isArray(body.stream_mode) ? body.stream_mode : [body.stream_mode];
     // Every run publishes its own modes (`["values"]` by default); a join cannot ask for more.
-    const modes = new Set(requested);
+    const modes = modesOf(body.stream_mode);
     const generation = this.generation;
     const feedbackKeys = body.feedback_keys?.length ? [...new Set(body.feedback_keys)] : NO_FEEDBACK_KEYS;
     // Read now, from the request the run came in on, and only when the run will issue tokens.
@@ -377,7 +375,7 @@ export class RunService {
         fault: script.fault,
         store: script.store,
         afterMs: (body.after_seconds ?? 0) * 1000,
-        waitFor: ahead.map((x) => x.done),
+        waitFor: ahead.length ? ahead.map((x) => x.done) : NO_RUNS_AHEAD,
         priorValues: forkedFrom(ctx, thread, body)?.values ?? thread.values,
         interruptId: ctx.random.hex(32),
       },
@@ -412,7 +410,7 @@ export class RunService {
     this.executions.get(runId)?.cancel(action);
   }
 
-  private pickScenario(scope: RunScope, thread: ThreadRecord, body: RunCreateBody, assistant: AssistantRef, stateless: boolean, what: string): { scenario: LoadedScenario; turnIndex: number } {
+  private pickScenario(scope: RunScope, thread: ThreadRecord, body: RunCreateBody, assistant: AssistantRef, stateless: boolean): { scenario: LoadedScenario; turnIndex: number } {
     const current = thread.scenario ? this.scenarios.get(thread.scenario.name) : undefined;
     const next = thread.scenario?.next_turn ?? 0;
     // A thread keeps playing its scenario while turns remain, and a resume always continues it.
@@ -431,7 +429,7 @@ export class RunService {
     }
     // The inspector shows these beside the request that missed.
     scope.note({ near_miss: reasons });
-    throw agentErrors.noScenario(what, reasons);
+    throw agentErrors.noScenario(`${scope.request}, assistant '${body.assistant_id}'`, reasons);
   }
 
   private updateRun(runId: string, changes: Partial<RunRecord>): RunRecord | undefined {
@@ -647,6 +645,17 @@ const LINE_BREAK = /[\r\n]/;
 const NONE: readonly never[] = Object.freeze([]);
 
 const NO_FEEDBACK_KEYS: readonly string[] = NONE;
+const NO_RUNS_AHEAD: readonly Promise<unknown>[] = Object.freeze([]);
+
+/** The stream modes of a run as a set. One mode (the usual request) gets a set shared by every such run: the schema bounds them to nine. */
+function modesOf(streamMode: RunCreateBody["stream_mode"]): ReadonlySet<string> {
+  const one = Array.isArray(streamMode) ? (streamMode.length === 1 ? streamMode[0] : undefined) : streamMode;
+  if (one === undefined) return new Set(streamMode as string[]);
+  let modes = singleModes.get(one);
+  if (!modes) singleModes.set(one, (modes = new Set([one])));
+  return modes;
+}
+const singleModes = new Map<string, ReadonlySet<string>>();
 
 /** Namespace of the mock's request ids (`langgraph_request_id`), so they are fixed by the run id. */
 const REQUEST_ID_NAMESPACE = "5f1d2c3b-7a4e-4c1a-9b7e-2d6f8a0c1e3b";
