@@ -597,14 +597,18 @@ export function runConfig(
     ...(isPlainObject(assistantConfig.configurable) ? assistantConfig.configurable : {}),
     ...(isPlainObject(given.configurable) ? given.configurable : {}),
   };
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
     if (typeof value !== "string" || PRIVATE_HEADERS.has(name)) continue;
     if (name === "user-agent" || name.startsWith("x-")) setOwn(configurable, name, value);
   }
   // As the real server: `configurable.update(checkpoint)`, then the older `checkpoint_id`.
   if (isPlainObject(body.checkpoint)) for (const [key, value] of Object.entries(body.checkpoint)) setOwn(configurable, key, value);
   if (typeof body.checkpoint_id === "string") configurable.checkpoint_id = body.checkpoint_id;
-  for (const [key, value] of Object.entries(identity)) setOwn(configurable, key, value);
+  configurable.run_id = identity.run_id;
+  configurable.thread_id = identity.thread_id;
+  configurable.graph_id = identity.graph_id;
+  configurable.assistant_id = identity.assistant_id;
   configurable.langgraph_request_id = typeof headers["x-request-id"] === "string" ? headers["x-request-id"] : requestId;
   if (body.after_seconds) configurable.__after_seconds__ = body.after_seconds;
   config.configurable = configurable;
