@@ -2,11 +2,11 @@ import type { Response } from "express";
 import type { MockContext } from "../context.js";
 import { reply, route, type RequestScope, type RouteSpec } from "../http/route.js";
 import { agentErrors } from "./errors.js";
-import { streamIdOf, type Execution, type StreamListener } from "./run-execution.js";
+import { streamIdOf, type Execution, type Frame, type StreamListener } from "./run-execution.js";
 import { finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
 import { errors, headers, RUN, RUN_PATH, THREAD_PATH } from "./route-schemas.js";
-import { HEARTBEAT, openStream, sseFrame } from "./sse.js";
-import { FaultyStreamWriter } from "./stream-faults.js";
+import { HEARTBEAT, openStream, sseFrame, type StreamWriter } from "./sse.js";
+import { FaultyStreamWriter, type StreamHooks } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
 
@@ -221,37 +221,75 @@ interface StreamOptions {
  * asked). Events carry `id:` lines only when the run is resumable, as on the production server.
  */
 function streamRun(res: Response, run: RunRecord, execution: Execution, options: StreamOptions): void {
-  const path = runPath(run);
-  // Backpressure: a client that does not read is not fed, and is dropped after stallMs (sse.ts).
-  const out = openStream(res, options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path }, options.stallMs);
-  const ids = execution.script.resumable;
-  let unsubscribe = () => {};
-  const writer = new FaultyStreamWriter(out, options.fault, {
-    stop: () => unsubscribe(),
-    drop: () => {
-      // A cut before any event still shows the answer's head, as a cut stream does.
-      if (!out.started) res.flushHeaders();
-      dropConnection(res);
-    },
-    end: () => res.end(),
-  });
-  const listener: StreamListener = {
-    frame: (f) => {
-      if (!options.modes || f.mode === null || options.modes.has(f.mode)) writer.event(ids ? sseFrame(f.event, f.data, streamIdOf(f)) : (f.sse ?? sseFrame(f.event, f.data)));
-    },
-    heartbeat: () => writer.heartbeat(HEARTBEAT),
-    // A drop closes the socket after what was written (no final chunk): the client sees a cut body.
-    end: (dropped) => writer.end(dropped),
-  };
-  res.on("close", () => {
-    unsubscribe();
-    if (!execution.outcome && options.cancelOnDisconnect) execution.cancel("interrupt");
-  });
-  writer.start();
-  if (writer.stopped) return;
-  unsubscribe = execution.subscribe(listener, options.afterId);
-  // A fault during the replay stopped the writer before the unsubscribe existed.
-  if (writer.stopped) unsubscribe();
+  const stream = new RunStream(res, execution, options, runPath(run));
+  res.on("close", () => stream.closed());
+  stream.start();
+}
+
+/**
+ * One run's stream: the run's listener and the fault writer's hooks. One object per stream holds what
+ * each callback needs: a closure for each (and the context they shared) was a dozen allocations per
+ * stream, kept while it lasts.
+ */
+class RunStream implements StreamListener, StreamHooks {
+  private readonly out: StreamWriter;
+  private readonly writer: FaultyStreamWriter;
+  private readonly ids: boolean;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly res: Response,
+    private readonly execution: Execution,
+    private readonly options: StreamOptions,
+    path: string,
+  ) {
+    // Backpressure: a client that does not read is not fed, and is dropped after stallMs (sse.ts).
+    this.out = openStream(res, options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path }, options.stallMs);
+    this.ids = execution.script.resumable;
+    this.writer = new FaultyStreamWriter(this.out, options.fault, this);
+  }
+
+  start(): void {
+    this.writer.start();
+    if (this.writer.stopped) return;
+    this.unsubscribe = this.execution.subscribe(this, this.options.afterId);
+    // A fault during the replay stopped the writer before the unsubscribe existed.
+    if (this.writer.stopped) this.unsubscribe();
+  }
+
+  /** The client went away (or the stream ended). */
+  closed(): void {
+    this.unsubscribe?.();
+    if (!this.execution.outcome && this.options.cancelOnDisconnect) this.execution.cancel("interrupt");
+  }
+
+  frame(f: Frame): void {
+    const modes = this.options.modes;
+    if (!modes || f.mode === null || modes.has(f.mode)) this.writer.event(this.ids ? sseFrame(f.event, f.data, streamIdOf(f)) : (f.sse ?? sseFrame(f.event, f.data)));
+  }
+
+  heartbeat(): void {
+    this.writer.heartbeat(HEARTBEAT);
+  }
+
+  /** The run is over. A drop closes the socket after what was written (no final chunk): the client sees a cut body. */
+  end(dropped: boolean): void {
+    this.writer.end(dropped);
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+  }
+
+  drop(): void {
+    // A cut before any event still shows the answer's head, as a cut stream does.
+    if (!this.out.started) this.res.flushHeaders();
+    dropConnection(this.res);
+  }
+
+  endBody(): void {
+    this.res.end();
+  }
 }
 
 /** Waits for the run and answers with its final values; a `disconnect` ending drops the run's own connection. */

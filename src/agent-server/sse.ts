@@ -59,7 +59,8 @@ export interface StreamSink {
  * frames each write as a chunk of its own, which costs a buffer per piece in the socket's write.
  */
 export class StreamWriter {
-  private queue: string[] = [];
+  /** Events waiting for the socket to drain; made on the first wait (most streams never wait). */
+  private queue: string[] | undefined;
   private waiting = false;
   private wrote = false;
   /** What this turn wrote after its first write, handed to the socket at the turn's end; undefined when no turn is open. */
@@ -74,7 +75,7 @@ export class StreamWriter {
   /** An event (kept for when the socket drains). */
   event(text: string): void {
     if (this.closed()) return;
-    if (this.waiting) this.queue.push(text);
+    if (this.waiting) (this.queue ??= []).push(text);
     else this.write(text);
   }
 
@@ -97,10 +98,10 @@ export class StreamWriter {
   flushed(then: () => void): void {
     this.endBatch();
     if (!this.waiting) return then();
-    this.afterFlush.push(then);
+    (this.afterFlush ??= []).push(then);
   }
 
-  private afterFlush: (() => void)[] = [];
+  private afterFlush: (() => void)[] | undefined;
 
   private closed(): boolean {
     return this.sink.writableEnded || this.sink.destroyed;
@@ -128,22 +129,26 @@ export class StreamWriter {
     this.wrote = true;
     if (this.sink.write(text)) return;
     this.waiting = true;
-    this.sink.once("drain", this.onDrain);
+    this.sink.once("drain", (this.onDrain ??= () => this.drained()));
     this.stallTimer = setTimeout(() => this.drop(), this.stallMs);
     this.stallTimer.unref?.();
   }
 
-  private readonly onDrain = () => {
+  /** The "drain" listener, made on the first wait. */
+  private onDrain: (() => void) | undefined;
+
+  private drained(): void {
     clearTimeout(this.stallTimer);
     this.waiting = false;
-    while (this.queue.length && !this.waiting && !this.closed()) this.send(this.queue.shift() as string);
-    if (!this.waiting) for (const then of this.afterFlush.splice(0)) then();
-  };
+    const queue = this.queue;
+    while (queue?.length && !this.waiting && !this.closed()) this.send(queue.shift() as string);
+    if (!this.waiting && this.afterFlush) for (const then of this.afterFlush.splice(0)) then();
+  }
 
   private drop(): void {
-    this.sink.removeListener("drain", this.onDrain);
-    this.queue = [];
-    this.afterFlush = [];
+    if (this.onDrain) this.sink.removeListener("drain", this.onDrain);
+    this.queue = undefined;
+    this.afterFlush = undefined;
     this.sink.destroy();
   }
 }

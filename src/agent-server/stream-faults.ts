@@ -11,7 +11,7 @@ export interface StreamHooks {
   /** Close the connection with no ending (no final chunk). */
   drop(): void;
   /** End the body. */
-  end(): void;
+  endBody(): void;
 }
 
 /**
@@ -52,7 +52,7 @@ export class FaultyStreamWriter {
   end(dropped: boolean): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.out.flushed(() => (dropped ? this.hooks.drop() : this.hooks.end()));
+    this.out.flushed(() => (dropped ? this.hooks.drop() : this.hooks.endBody()));
   }
 
   private apply(fault: StreamFault): void {
@@ -71,7 +71,7 @@ export class FaultyStreamWriter {
       case "error_event":
         this.out.event(sseFrame("error", JSON.stringify({ error: fault.error, message: fault.message })));
         this.halt();
-        this.out.flushed(() => this.hooks.end());
+        this.out.flushed(() => this.hooks.endBody());
         return;
     }
   }
