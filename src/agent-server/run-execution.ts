@@ -132,8 +132,6 @@ export class Execution {
   private resolveDone!: (o: Outcome) => void;
   private readonly listeners = new Set<StreamListener>();
   private lastBeat = 0;
-  /** The number of the last frame within its millisecond (the `<seq>` of its stream id). */
-  private lastSeq = 0;
   private values: Record<string, unknown> | null;
   /**
    * The graph steps played so far, one per node update (an `updates` event of the root graph, streamed
@@ -277,8 +275,7 @@ export class Execution {
   private publish(event: string, data: unknown, mode: string | null, text?: string, sse?: string): void {
     const at = this.clock.now();
     const previous = this.frames.at(-1);
-    const seq = previous && previous.at === at ? this.lastSeq + 1 : 0;
-    this.lastSeq = seq;
+    const seq = previous && previous.at === at ? previous.seq + 1 : 0;
     const frame: Frame = { event, data: text ?? eventJson(data), id: this.frames.length, seq, sse, mode, at };
     this.frames.push(frame);
     for (const listener of this.listeners) listener.frame(frame);
