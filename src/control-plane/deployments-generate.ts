@@ -213,8 +213,8 @@ class DeploymentFactory {
 }
 
 /**
- * Objects shared by every record they are the same for: configurations and resource specs whose
- * values of `fields` (every other field null) come from pools or a few repositories. A generated
+ * Objects shared by every record they are the same for: configurations and resource specs, whose
+ * values of `fields` (any other field is null) come from pools or a few repositories. A generated
  * `source_revision_config` is null but for its source's fields (SOURCE_RULES): a few hundred distinct
  * objects for any number of records instead of one per record (~90 bytes and a heap object of the ~12
  * a record is); an `external_docker` resource spec, a few thousand (an object and its `cpu` number).
