@@ -76,23 +76,36 @@ function compileReplacer(def: string, field: string): ConfigReplacer {
 }
 
 interface SourcePlan {
+  source: DeploymentSource;
   config: ConfigBuilder;
   revision: ConfigBuilder;
   /** An older revision's configuration: the newest one's with another ARTIFACT value. */
   older: ConfigReplacer;
+  /** SOURCE_RULES' answers for the source, read per record. */
+  hosted: boolean;
+  revisionFields: readonly string[];
+  /** The statuses its newest revision can have failed at. */
+  failures: readonly RevisionStatus[];
+  /** What its revisions are built from (ARTIFACT). */
+  artifact: "repo_commit_sha" | "image_uri" | "source_tarball_path";
 }
 const plans = new Map<DeploymentSource, SourcePlan>();
 
-/** The source's builders, compiled from the schema and SOURCE_RULES once, not per record. */
+/** The source's builders and rules, compiled from the schema and SOURCE_RULES once, not per record. */
 function planFor(source: DeploymentSource): SourcePlan {
   let plan = plans.get(source);
   if (!plan) {
     const rule = SOURCE_RULES[source];
     const linked = new Set(["integration_id", "repo_url", "repo_ref", ...(rule.hosted ? ["custom_url"] : [])]);
     plan = {
+      source,
       config: compileConfig("SourceConfig", rule.config, linked),
       revision: compileConfig("SourceRevisionConfig", rule.revision, linked),
       older: compileReplacer("SourceRevisionConfig", ARTIFACT[source]),
+      hosted: rule.hosted,
+      revisionFields: rule.revision,
+      failures: rule.builds ? BUILD_FAILURES : IMAGE_FAILURES,
+      artifact: ARTIFACT[source],
     };
     plans.set(source, plan);
   }
@@ -128,8 +141,6 @@ class DeploymentFactory {
   private readonly pair: { source_config: ConfigObject; source_revision_config: ConfigObject } = { source_config: {}, source_revision_config: {} };
   /** agentUrl() up to the id: a record's URL is then one concatenation with its id (one string object per record, not two). */
   private readonly agentUrlPrefix: string;
-  /** Bulk generation's revision configurations, shared by the records they are the same for. */
-  private readonly sharedRevisions: SharedConfigs | undefined;
 
   constructor(
     private readonly env: GenerationEnv,
@@ -140,7 +151,6 @@ class DeploymentFactory {
     this.agentUrlPrefix = agentUrl(env.baseUrl, "");
     const source = pools ? (key: string, draw: Draw) => pools.pool(key, draw) : (_key: string, draw: Draw) => draw;
     this.uuid = pools ? () => fastUuid4(random) : () => random.uuid4();
-    this.sharedRevisions = pools ? new SharedConfigs() : undefined;
     this.annotated = (def, property) => source(`${def}/${property}`, () => fakeProperty(random.faker, def, property));
     const fake = this.annotated;
     this.repoUrl = fake("SourceConfig", "repo_url");
@@ -148,6 +158,9 @@ class DeploymentFactory {
     this.tagRef = source("tag", () => `refs/tags/v${random.faker.system.semver()}`);
     const deploymentTypes = schemaEnum("DeploymentType");
     const [cpu, memory] = [fake("ResourceSpec", "cpu"), fake("ResourceSpec", "memory_mb")];
+    const resourceSpec = () => ({ min_scale: random.int(1, 2), max_scale: random.int(2, 10), cpu: cpu(), memory_mb: memory() });
+    // Bulk generation's specs are a few thousand combinations of pooled values: shared, not one per record.
+    const sharedSpecs = pools ? new SharedObjects(["min_scale", "max_scale", "cpu", "memory_mb"]) : undefined;
     // Pooled whole: records share the object, not only its string (records are never changed in place).
     const listenerConfig = source("listener_config", () => ({ k8s_namespace: `${random.faker.internet.domainWord()}-agents` }));
     const [install, build] = [fake("SourceConfig", "install_command"), fake("SourceConfig", "build_command")];
@@ -160,7 +173,7 @@ class DeploymentFactory {
       deployment_type: () => random.pick(deploymentTypes),
       build_on_push: (tag) => !tag && random.next() < 0.5,
       custom_url: fake("SourceConfig", "custom_url"),
-      resource_spec: () => ({ min_scale: random.int(1, 2), max_scale: random.int(2, 10), cpu: cpu(), memory_mb: memory() }),
+      resource_spec: sharedSpecs ? () => sharedSpecs.shared(resourceSpec()) : resourceSpec,
       listener_id: () => this.uuid(),
       listener_config: listenerConfig,
       // JS projects only: most deployments leave the commands to autodetection.
@@ -173,10 +186,13 @@ class DeploymentFactory {
     };
   }
 
-  /** See coherentConfigs. The pair returned is the same object on every call: read it before the next. */
-  configs(source: DeploymentSource, id: string, draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject }): { source_config: ConfigObject; source_revision_config: ConfigObject } {
+  /**
+   * See coherentConfigs. `revisions`: bulk generation's revision configurations of the source, shared
+   * by the records they are the same for. The pair returned is the same object on every call: read it
+   * before the next.
+   */
+  configs(plan: SourcePlan, id: string, draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject }, revisions?: SharedObjects): { source_config: ConfigObject; source_revision_config: ConfigObject } {
     const { random, repositories } = this.env;
-    const plan = planFor(source);
     const repo = repositories.length ? random.pick(repositories) : undefined;
     const tag = random.next() < 0.15 ? (this.tagRef() as string) : undefined;
     // Fields that must point at something real; they win over the draft (a fixture's own values win over both).
@@ -184,10 +200,10 @@ class DeploymentFactory {
     linked.integration_id = repo?.host_integration_id ?? null;
     linked.repo_url = repo?.url ?? this.repoUrl();
     linked.repo_ref = tag ?? repo?.default_branch ?? this.repoRef();
-    linked.custom_url = SOURCE_RULES[source].hosted ? this.agentUrlPrefix + id : null;
+    linked.custom_url = plan.hosted ? this.agentUrlPrefix + id : null;
     const config = plan.config(linked, draft.source_config, this.fresh, tag);
     const built = plan.revision(linked, draft.source_revision_config, this.fresh, tag);
-    const revision = this.sharedRevisions ? this.sharedRevisions.shared(SOURCE_RULES[source].revision, built) : built;
+    const revision = revisions ? revisions.shared(built) : built;
     if (typeof revision.repo_ref === "string" && revision.repo_ref.startsWith("refs/tags/")) config.build_on_push = false;
     const pair = this.pair;
     pair.source_config = config;
@@ -197,32 +213,37 @@ class DeploymentFactory {
 }
 
 /**
- * Configurations shared by every record they are the same for. A generated `source_revision_config`
- * is null but for its source's fields (SOURCE_RULES), whose values come from pools or a few
- * repositories: a few hundred distinct objects for any number of records instead of one per record
- * (~90 bytes and a heap object of the ~12 a record is). Records are never changed in place.
+ * Objects shared by every record they are the same for: configurations and resource specs, whose
+ * values of `fields` (any other field is null) come from pools or a few repositories. A generated
+ * `source_revision_config` is null but for its source's fields (SOURCE_RULES): a few hundred distinct
+ * objects for any number of records instead of one per record (~90 bytes and a heap object of the ~12
+ * a record is); an `external_docker` resource spec, a few thousand (an object and its `cpu` number).
+ * Records are never changed in place.
  */
-class SharedConfigs {
-  /** By list of fields, then each field's value in turn: the config those values make. */
-  private readonly roots = new Map<readonly string[], Map<unknown, unknown>>();
+class SharedObjects {
+  /** Each field's value in turn, the last one's map holding the object those values make. */
+  private readonly root = new Map<unknown, unknown>();
 
-  /** The config with `config`'s values of `fields` (every other field null), `config` itself the first time. */
-  shared(fields: readonly string[], config: ConfigObject): ConfigObject {
-    let node = this.roots.get(fields);
-    if (!node) this.roots.set(fields, (node = new Map()));
-    for (const field of fields) {
-      const value = config[field];
+  constructor(private readonly fields: readonly string[]) {}
+
+  /** The object with `object`'s values of the fields, `object` itself the first time. */
+  shared<T extends Record<string, unknown>>(object: T): T {
+    const { fields } = this;
+    const last = fields.length - 1;
+    let node = this.root;
+    for (let i = 0; i < last; i++) {
+      const value = object[fields[i] as string];
       let next = node.get(value) as Map<unknown, unknown> | undefined;
       if (!next) node.set(value, (next = new Map()));
       node = next;
     }
-    const hit = node.get(SHARED) as ConfigObject | undefined;
+    const value = object[fields[last] as string];
+    const hit = node.get(value) as T | undefined;
     if (hit) return hit;
-    node.set(SHARED, config);
-    return config;
+    node.set(value, object);
+    return object;
   }
 }
-const SHARED = Symbol("shared config");
 
 /**
  * A deployment's `source_config` and `source_revision_config`, coherent for its source: fields of other
@@ -237,7 +258,7 @@ export function coherentConfigs(
   id: string,
   draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject } = {},
 ): { source_config: ConfigObject; source_revision_config: ConfigObject } {
-  const { source_config, source_revision_config } = new DeploymentFactory(env).configs(source, id, draft);
+  const { source_config, source_revision_config } = new DeploymentFactory(env).configs(planFor(source), id, draft);
   return { source_config, source_revision_config };
 }
 
@@ -251,16 +272,13 @@ const IMAGE_FAILURES: readonly RevisionStatus[] = ["DEPLOY_FAILED", "CREATE_FAIL
 const NO_DRAFT = {};
 // Shared by every record without any (records are never changed in place; frozen, so nothing can).
 const NO_TAGS: readonly string[] = Object.freeze([]);
-/** The metadata generated records can have: one frozen object per tag list and flag, shared. */
-type MetaPool = (tags: readonly string[], remoteReconciled: boolean) => DeploymentMeta;
-function metaPool(): MetaPool {
-  const pool = new Map<readonly string[], [DeploymentMeta, DeploymentMeta]>();
+/**
+ * The metadata generated records can have, shared: one frozen object per tag list (`tagLists`, then
+ * none) and flag, by the list's index and the flag (no lookup per record).
+ */
+function metaTable(tagLists: readonly (readonly string[])[]): DeploymentMeta[][] {
   const meta = (tags: readonly string[], remote_reconciled: boolean): DeploymentMeta => Object.freeze({ tag_value_ids: tags, remote_reconciled, fail_next_at: null });
-  return (tags, remoteReconciled) => {
-    let pair = pool.get(tags);
-    if (!pair) pool.set(tags, (pair = [meta(tags, false), meta(tags, true)]));
-    return pair[remoteReconciled ? 1 : 0];
-  };
+  return [...tagLists, NO_TAGS].map((tags) => [meta(tags, false), meta(tags, true)]);
 }
 const NO_SECRETS = Object.freeze([]) as unknown as Deployment["secrets"];
 
@@ -284,7 +302,10 @@ export function generateDeployments(
   const factory = new DeploymentFactory(env, pools);
   const uuid = factory.uuid;
   const name = factory.annotated("Deployment", "name");
-  const sources = schemaEnum<DeploymentSource>("DeploymentSource").filter((s) => s !== "github" || env.repositories.length);
+  // Each source with its plan and its shared revision configurations, picked by index.
+  const sources = schemaEnum<DeploymentSource>("DeploymentSource")
+    .filter((s) => s !== "github" || env.repositories.length)
+    .map((s) => ({ plan: planFor(s), revisions: new SharedObjects(planFor(s).revisionFields) }));
   const versions = pools.values("versions", 6, () => String(fakeProperty(random.faker, "Deployment", "image_version"))) as readonly string[];
   // One array per tag, shared by the records that have it (records are never changed in place).
   const tagLists = Array.from({ length: 8 }, () => [random.uuid4()]);
@@ -293,18 +314,20 @@ export function generateDeployments(
   const taken = options.takenNames;
   const names = taken.generatedSet();
   const revisions = new GeneratedRevisions(options.count, olderConfig);
-  const metaFor = metaPool();
+  const metas = metaTable(tagLists);
   for (let i = 0; i < options.count; i++) {
     // Start-up blocks while this runs (10,000 take seconds): let the CLI say how far it got.
     if (options.progress && i % 1000 === 0 && i > 0) options.progress(i);
-    const source = random.pick(sources);
+    // random.pick(sources) as an index: the same draw.
+    const { plan, revisions: sharedRevisions } = sources[random.int(0, sources.length - 1)] as (typeof sources)[number];
+    const source = plan.source;
     const id = uuid();
     let deploymentName = nameWith(String(name()), i + 1);
     while (taken.has(deploymentName)) deploymentName = nameWith(deploymentName.slice(0, 60), random.int(0, 99));
     names.push(deploymentName);
     const createdAt = options.before - random.int(1, 700) * DAY_MS - random.int(0, DAY_MS - 1);
-    const configs = factory.configs(source, id, NO_DRAFT);
-    const newest = generatedRevisions(factory, random, revisions, i, source, configs.source_revision_config, createdAt);
+    const configs = factory.configs(plan, id, NO_DRAFT, sharedRevisions);
+    const newest = generatedRevisions(factory, random, revisions, i, plan, configs.source_revision_config, createdAt);
     const status: DeploymentStatus = random.next() < 0.9 ? "READY" : random.pick(OTHER_STATUSES);
     const secrets = distinctSecrets(secret, secretPool, random.int(0, 2));
     const deployment: Deployment = {
@@ -323,8 +346,9 @@ export function generateDeployments(
       active_revision_id: newest.active,
       image_version: random.pick(versions),
     };
-    const tags = random.next() < 0.5 ? random.pick(tagLists) : NO_TAGS;
-    add(deployment, metaFor(tags, random.next() < 0.25), revisions, i);
+    // random.pick(tagLists) as an index, or none (the last row of the table).
+    const tags = random.next() < 0.5 ? random.int(0, tagLists.length - 1) : tagLists.length;
+    add(deployment, (metas[tags] as DeploymentMeta[])[random.next() < 0.25 ? 1 : 0] as DeploymentMeta, revisions, i);
   }
   pools.save();
 }
@@ -333,11 +357,15 @@ export function generateDeployments(
  * `${base}-${suffix}` as one flat string, cut to 63 characters. A concatenation (`+`, a template
  * literal) is a string object per piece; flattening one copies the characters into a new string but
  * leaves the record holding a wrapper object that points at it. join() writes one string, which is
- * hashed (names, indexes) without walking pieces.
+ * hashed (names, indexes) without walking pieces. The array joined is reused (one per record was
+ * garbage: ~a fifth of what naming a record allocated).
  */
 function nameWith(base: string, suffix: number): string {
-  return [base, "-", suffix].join("").slice(0, 63);
+  NAME_PARTS[0] = base;
+  NAME_PARTS[2] = suffix;
+  return NAME_PARTS.join("").slice(0, 63);
 }
+const NAME_PARTS: [string, string, number] = ["", "-", 0];
 
 type Secret = Deployment["secrets"][number];
 
@@ -400,11 +428,11 @@ const newestRevision: NewestRevision = { id: "", updatedAt: 0, active: null };
  * pooled value is drawn again if taken). Draws as many values, in the same order, as building the
  * revisions' objects did. Returns what the deployment takes from them (the same object every call).
  */
-function generatedRevisions(factory: DeploymentFactory, random: Random, table: GeneratedRevisions, row: number, source: DeploymentSource, config: ConfigObject, createdAt: number): NewestRevision {
+function generatedRevisions(factory: DeploymentFactory, random: Random, table: GeneratedRevisions, row: number, plan: SourcePlan, config: ConfigObject, createdAt: number): NewestRevision {
   const count = random.int(1, 3);
   table.start(row, count);
-  const failures = SOURCE_RULES[source].builds ? BUILD_FAILURES : IMAGE_FAILURES;
-  const field = ARTIFACT[source];
+  const failures = plan.failures;
+  const field = plan.artifact;
   const artifact = factory.artifact[field];
   // The values revisions were built from so far: the newest's, then up to two older ones.
   const newestValue = config[field];
