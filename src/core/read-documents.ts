@@ -4,6 +4,7 @@ import { yaml as yamlPackage } from "./lazy-modules.js";
 import { prebuiltYaml } from "./prebuilt-yaml.js";
 import type { LoadProblem } from "./load-error.js";
 import { MAX_DEPTH, jsonTextDepth, shapeProblem } from "./shape-limits.js";
+import { freezeJson } from "./json.js";
 
 /** Largest fixture or scenario file read (a bigger one is a problem, not a long stall). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -27,7 +28,7 @@ export const YAML_OPTIONS = { uniqueKeys: true, maxAliasCount: 100 } as const;
  * regular files are read: a folder or a FIFO whose name ends in .json is a problem naming it (reading
  * a FIFO would block start-up until something writes to it).
  */
-export function readDocuments(paths: readonly string[], problems: LoadProblem[], allowYaml: boolean): SourceDocument[] {
+export function readDocuments(paths: readonly string[], problems: LoadProblem[], allowYaml: boolean, parsed?: ParsedFiles): SourceDocument[] {
   const out: SourceDocument[] = [];
   for (const path of paths) {
     let stats;
@@ -46,7 +47,7 @@ export function readDocuments(paths: readonly string[], problems: LoadProblem[],
     for (const file of files) {
       const text = readRegularFile(file, problems);
       if (text === undefined) continue;
-      const doc = parseDocument(file, text, problems, allowYaml);
+      const doc = parsed ? parsed.parse(file, text, problems, allowYaml) : parseDocument(file, text, problems, allowYaml);
       if (doc) out.push(doc);
     }
   }
@@ -68,6 +69,30 @@ function readRegularFile(file: string, problems: LoadProblem[]): string | undefi
   } catch (err) {
     problems.push({ file, pointer: "", reason: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
     return undefined;
+  }
+}
+
+/**
+ * Documents parsed from files, kept per process by file and text: a test suite starts a mock per test
+ * from the same fixture files, and the same text parses to the same document. A kept document is
+ * frozen and shared by every mock that reads that text (what it is built from is never changed in
+ * place; frozen, a mistake throws rather than leaks between mocks). The file is still read each time,
+ * so an edited file is parsed again. One text per file is kept, for at most MAX_KEPT files (past it
+ * the list starts again); a file with problems is not kept.
+ */
+export class ParsedFiles {
+  private static readonly MAX_KEPT = 500;
+  private readonly kept = new Map<string, { text: string; allowYaml: boolean; doc: SourceDocument }>();
+
+  parse(file: string, text: string, problems: LoadProblem[], allowYaml: boolean): SourceDocument | undefined {
+    const kept = this.kept.get(file);
+    if (kept && kept.text === text && kept.allowYaml === allowYaml) return kept.doc;
+    const before = problems.length;
+    const doc = parseDocument(file, text, problems, allowYaml);
+    if (!doc || problems.length > before) return doc;
+    if (this.kept.size >= ParsedFiles.MAX_KEPT) this.kept.clear();
+    this.kept.set(file, { text, allowYaml, doc: freezeJson(doc) });
+    return doc;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ErrorObject } from "ajv";
-import { readDocuments, type SourceDocument } from "../core/read-documents.js";
+import { ParsedFiles, readDocuments, type SourceDocument } from "../core/read-documents.js";
 import { LoadError, type LoadProblem } from "../core/load-error.js";
 import { closest } from "../core/did-you-mean.js";
 import { isPlainObject, omit, toPointer } from "../core/json.js";
@@ -100,12 +100,12 @@ export function readFixtures(option: MockOptions["fixtures"]): FixtureSet {
   const inputs = option === undefined ? [BUNDLED_FIXTURES] : option === false ? [] : Array.isArray(option) ? option : [option];
   let inline = 0;
   for (const input of inputs as (string | FixtureDocument)[]) {
-    if (typeof input === "string") documents.push(...readDocuments([input], problems, false));
+    if (typeof input === "string") documents.push(...readDocuments([input], problems, false, parsedFiles));
     else documents.push({ file: `<fixtures object ${++inline}>`, content: input, passedIn: true });
   }
   const usable: FixtureDocumentSource[] = [];
   for (const doc of documents) {
-    const errors = checkRemembering(FIXTURE_FILE_SCHEMA, doc.content);
+    const errors = fileErrors(doc);
     for (const e of errors) problems.push({ file: doc.file, pointer: pointerOf(e), reason: reasonOf(e) });
     if (!isPlainObject(doc.content)) continue;
     // A section with a structural problem is not seeded: its entries cannot be read reliably.
@@ -113,6 +113,22 @@ export function readFixtures(option: MockOptions["fixtures"]): FixtureSet {
     usable.push(broken.size ? { ...doc, content: omit(doc.content, [...broken]) } : doc);
   }
   return new FixtureSet(usable, problems);
+}
+
+/** Fixture files parsed by this process (a later start reads the same files again). */
+const parsedFiles = new ParsedFiles();
+/** The file schema's verdict on each kept (frozen, shared) document's content: the same for every start. */
+const checkedFiles = new WeakMap<object, ErrorObject[]>();
+
+function fileErrors(doc: FixtureDocumentSource): ErrorObject[] {
+  const content = doc.content;
+  const keyed = !doc.passedIn && typeof content === "object" && content !== null && Object.isFrozen(content);
+  let errors = keyed ? checkedFiles.get(content) : undefined;
+  if (errors === undefined) {
+    errors = checkRemembering(FIXTURE_FILE_SCHEMA, content);
+    if (keyed) checkedFiles.set(content, errors);
+  }
+  return errors;
 }
 
 function decodePointerSegment(segment: string): string {
