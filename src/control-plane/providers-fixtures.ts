@@ -2,8 +2,10 @@ import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, omit } from "../core/json.js";
 import { fakerAlphanumeric, fakerInt } from "../core/faker-draws.js";
-import type { FixtureSet } from "../store/fixtures.js";
+import type { Randomizer } from "@faker-js/faker";
+import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
 import { RecordGenerator } from "../store/generate.js";
+import { SeededValues } from "../store/seeded-values.js";
 import { PROVIDER_REF, type ProviderStore, type ProviderWithSecret, type StoredProvider } from "./providers-store.js";
 import type { Tenancy } from "./tenancy.js";
 
@@ -37,13 +39,29 @@ const DAY_MS = 86_400_000;
  * client. Every record is checked against the schema; problems are reported with file and pointer.
  */
 export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: Tenancy, store: ProviderStore): void {
-  const generator = new RecordGenerator(ctx.random);
   const entries = fixtures.entries("oauth_providers");
+  const count = getOwn(getOwn(fixtures.setting("generate")?.value, "oauth_providers"), "count");
+  const total = typeof count === "number" ? count : 0;
+  const key = keptKey(ctx, tenancy, entries, total);
+  const kept = key && seededProviders.get(key.inputs, key.section);
+  if (kept) {
+    for (const record of kept.records) store.set(record);
+    // What completing them did to the mock's own generator: its faker sequence seeded for the last label and drawn from.
+    if (kept.last) {
+      const sequence = new RecordGenerator(ctx.random).fakerSequenceFor(kept.last.label);
+      for (let i = 0; i < kept.last.draws; i++) sequence.next();
+    }
+    return;
+  }
+  const problemsBefore = fixtures.problems.length;
+  const records: StoredProvider[] = [];
+  const last: LastDraws = { label: "", draws: 0 };
+  const generator = new RecordGenerator(ctx.random);
   const slugs = new SlugAllocator(entries.map((e) => e.value.provider_id).filter((v): v is string => typeof v === "string"));
   const seen = new Map<string, string>();
 
   for (const entry of entries) {
-    const record = completeProvider(ctx, generator, tenancy, slugs, entry.value, `oauth_providers/${entry.index}`);
+    const record = completeProvider(ctx, generator, tenancy, slugs, entry.value, `oauth_providers/${entry.index}`, last);
     const secret = getOwn(entry.value, "client_secret");
     if (secret !== undefined && secret !== null && typeof secret !== "string") {
       fixtures.problem(entry, `must be string or null; got ${JSON.stringify(secret)}`, "/client_secret");
@@ -56,14 +74,56 @@ export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: T
       continue;
     }
     seen.set(key, `${entry.file}#${entry.pointer}`);
-    store.set(toStored(record));
+    records.push(store.set(toStored(record)));
   }
 
-  const generate = fixtures.setting("generate");
-  const count = getOwn(getOwn(generate?.value, "oauth_providers"), "count");
-  for (let i = 0; i < (typeof count === "number" ? count : 0); i++) {
-    store.set(toStored(completeProvider(ctx, generator, tenancy, slugs, {}, `oauth_providers/generated/${i}`)));
+  for (let i = 0; i < total; i++) {
+    records.push(store.set(toStored(completeProvider(ctx, generator, tenancy, slugs, {}, `oauth_providers/generated/${i}`, last))));
   }
+  // A section with problems stops the start: only a good one is worth keeping.
+  if (key && fixtures.problems.length === problemsBefore) seededProviders.keep(key.inputs, key.section, { records, last: last.label ? last : undefined });
+}
+
+/** The last completion's faker label and how many numbers it drew. */
+interface LastDraws {
+  label: string;
+  draws: number;
+}
+
+/**
+ * A seeded mock's providers, kept for the next mock of the process built from the same inputs: the
+ * seed, the organization, the clock's start, the section's entries (their positions and JSON text;
+ * entries read from files, whose text stands for them exactly) and the generated count. Completing
+ * and checking them is a tenth of a later start otherwise. The slugs handed out depend on every
+ * entry, so the section is kept whole.
+ */
+interface KeptProviders {
+  records: StoredProvider[];
+  last: LastDraws | undefined;
+}
+const seededProviders = new SeededValues<KeptProviders>(100);
+
+function keptKey(ctx: MockContext, tenancy: Tenancy, entries: FixtureEntry[], total: number): { inputs: string; section: string } | undefined {
+  if (ctx.random.seedKey === undefined || !entries.every((e) => e.fromFile)) return undefined;
+  return {
+    inputs: JSON.stringify([ctx.random.seedKey, tenancy.organizationId, ctx.clock.now()]),
+    section: JSON.stringify([total, entries.map((e) => [e.index, e.value])]),
+  };
+}
+
+/** A faker sequence that counts the numbers drawn from it (a kept completion draws as many again). */
+class CountedDraws implements Randomizer {
+  constructor(
+    private readonly sequence: Randomizer,
+    private readonly last: LastDraws,
+  ) {}
+
+  readonly next = (): number => {
+    this.last.draws++;
+    return this.sequence.next();
+  };
+
+  readonly seed = (seed: number | number[]): void => this.sequence.seed(seed);
 }
 
 /** A fixture entry completed into a wire-shaped record (not yet checked against the schema, not yet stored). */
@@ -74,9 +134,12 @@ function completeProvider(
   slugs: SlugAllocator,
   given: Record<string, unknown>,
   label: string,
+  last: LastDraws,
 ): ProviderWithSecret {
   const generated = generator.generate(PROVIDER_REF, label);
-  const draws = generator.fakerSequenceFor(label);
+  last.label = label;
+  last.draws = 0;
+  const draws = new CountedDraws(generator.fakerSequenceFor(label), last);
   const name = typeof given.name === "string" ? given.name : String(generated.name);
   const slug = slugify(name);
   const mcpServerUrl = typeof given.mcp_server_url === "string" ? given.mcp_server_url : null;
