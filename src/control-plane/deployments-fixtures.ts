@@ -69,11 +69,28 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   const baseUrl = ctx.baseUrl();
   // What a completion is fixed by besides its entry and the base URL (see KeptEntry); unseeded mocks draw anew.
   const inputs = ctx.random.seedKey === undefined ? undefined : JSON.stringify([ctx.random.seedKey, tenancy.defaultTenantId, start, repositories]);
+  const entries = fixtures.entries("deployments");
+  const sectionKey = inputs !== undefined && entries.every((e) => e.fromFile) ? sectionKeyOf(ctx, tenancy.tenantIds, entries) : undefined;
+  const keptSection = sectionKey && seededSections.get(inputs as string, sectionKey);
+  const stored: KeptSection["stored"] = [];
+  let lastLabel: string | undefined;
+  const problemsBefore = fixtures.problems.length;
 
-  for (const entry of fixtures.entries("deployments")) {
+  if (keptSection) {
+    for (const { deployment, meta, revisions, urlFromBase } of keptSection.stored) {
+      namesOf(deployment.tenant_id).add(deployment.name);
+      const custom_url = urlFromBase && keptSection.baseUrl !== baseUrl ? agentUrl(baseUrl, deployment.id) : undefined;
+      store.put(custom_url === undefined ? deployment : { ...deployment, source_config: { ...deployment.source_config, custom_url } }, meta, revisions);
+    }
+    resumed.push(...keptSection.resumed);
+    // What completing them does to the mock's own generator: its faker is left seeded for the last label.
+    if (keptSection.lastLabel !== undefined) ctx.random.seedFakerFor(keptSection.lastLabel);
+  }
+  for (const entry of keptSection ? [] : entries) {
     const label = `deployments/${entry.index}`;
     const key = inputs !== undefined && entry.fromFile ? { inputs, entry: `${label}\u0000${JSON.stringify(entry.value)}` } : undefined;
     const kept = key && completedEntries.get(key.inputs, key.entry);
+    lastLabel = label;
     let loaded: Loaded;
     if (kept) {
       // What completing it does to the mock's own generator: generate() leaves its faker seeded for the label.
@@ -104,10 +121,21 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     revisionProblems(loaded, entry, problem);
     if (fixtures.problems.length > problemsBefore) continue;
     namesOf(deployment.tenant_id).add(deployment.name);
-    store.put(storedTimes(deployment), loaded.meta, loaded.revisions.map((r) => ({ ...r, revision: storedTimes(r.revision) })));
+    const record = {
+      deployment: storedTimes(deployment),
+      meta: loaded.meta,
+      revisions: loaded.revisions.map((r) => ({ ...r, revision: storedTimes(r.revision) })),
+      urlFromBase: urlFromBase(deployment, entry),
+    };
+    store.put(record.deployment, record.meta, record.revisions);
+    stored.push(record);
     if (loaded.resume) resumed.push(loaded);
   }
-  if (inputs !== undefined) completedEntries.save(inputs);
+  if (inputs !== undefined && !keptSection) {
+    completedEntries.save(inputs);
+    // A section with problems stops the start: only a good one is worth keeping.
+    if (sectionKey !== undefined && fixtures.problems.length === problemsBefore) seededSections.keep(inputs, sectionKey, { stored, resumed: [...resumed], lastLabel, baseUrl });
+  }
 
   fixtures.documents.forEach((doc, index) => {
     const section = getOwn(getOwn(doc.content, "generate"), "deployments");
@@ -158,6 +186,30 @@ interface KeptEntry {
 const completedEntries = new SeededValues<KeptEntry>(5000, "deployment-fixtures");
 
 /**
+ * The `deployments` section of a seeded mock as stored, kept for the next mock of the process built
+ * from the same inputs: those of its entries' completions (KeptEntry), the tenants and integrations
+ * the entries are checked against, and the entries themselves (positions and JSON text). Each entry's
+ * checks (source rules, names, ids, tenants, integrations, revisions) depend on nothing else, so a
+ * mock built from the same inputs stores the same records with no problem found, and only storing
+ * them (on its base URL, as onBaseUrl) and resuming the ones in flight is left to do.
+ */
+interface KeptSection {
+  /** `urlFromBase`: its `custom_url` is its agent URL on the base URL it was stored on (onBaseUrl). */
+  stored: { deployment: Deployment; meta: DeploymentMeta; revisions: RevisionEntry[]; urlFromBase: boolean }[];
+  /** The entries whose newest revision is in flight, in order. */
+  resumed: Loaded[];
+  /** The label of the last entry completed. */
+  lastLabel: string | undefined;
+  baseUrl: string;
+}
+const seededSections = new SeededValues<KeptSection>(100);
+
+function sectionKeyOf(ctx: MockContext, tenantIds: readonly string[], entries: FixtureEntry[]): string {
+  const integrations = [...ctx.data.integrations.values()].map((i) => i.integration.id.toLowerCase());
+  return JSON.stringify([tenantIds, integrations, entries.map((e) => [e.index, e.value])]);
+}
+
+/**
  * A kept completion on this mock's base URL. The one value of a completion that depends on it is a
  * hosted deployment's generated `custom_url`, its agent URL on the mock (coherentConfigs); an
  * entry's own `custom_url` wins over it.
@@ -165,9 +217,13 @@ const completedEntries = new SeededValues<KeptEntry>(5000, "deployment-fixtures"
 function onBaseUrl(kept: KeptEntry, entry: FixtureEntry, baseUrl: string): Loaded {
   const { loaded } = kept;
   const { deployment } = loaded;
-  const generated = SOURCE_RULES[deployment.source].hosted && getOwn(getOwn(entry.value, "source_config"), "custom_url") === undefined;
-  if (kept.baseUrl === baseUrl || !generated) return loaded;
+  if (kept.baseUrl === baseUrl || !urlFromBase(deployment, entry)) return loaded;
   return { ...loaded, deployment: { ...deployment, source_config: { ...deployment.source_config, custom_url: agentUrl(baseUrl, deployment.id) } } };
+}
+
+/** Whether a completed deployment's `custom_url` was generated: its agent URL on the mock, which follows the base URL. */
+function urlFromBase(deployment: DeploymentWire, entry: FixtureEntry): boolean {
+  return SOURCE_RULES[deployment.source].hosted && getOwn(getOwn(entry.value, "source_config"), "custom_url") === undefined;
 }
 
 /**
