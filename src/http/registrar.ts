@@ -35,7 +35,7 @@ export interface MountedRoute {
 export class Registrar {
   readonly routes: MountedRoute[] = [];
   /** Each mounted route's middleware chain, by method and path. */
-  private readonly matcher = new RouteMatcher<RequestHandler[]>();
+  private readonly matcher = new RouteMatcher<Chain>();
 
   constructor(private readonly ctx: MockContext) {}
 
@@ -45,7 +45,7 @@ export class Registrar {
    * on to the 404/405 fallback.
    */
   readonly dispatch: RequestHandler = (req, res, next) => {
-    let found: RouteMatch<RequestHandler[]> | undefined;
+    let found: RouteMatch<Chain> | undefined;
     try {
       found = this.matcher.match(req.method, req.path);
     } catch (err) {
@@ -53,7 +53,8 @@ export class Registrar {
     }
     if (!found) return next();
     req.params = found.params;
-    runSteps(found.value, req, res, next);
+    const chain = found.value;
+    runSteps(chain.handlers ?? this.build(chain as RouteChain), req, res, next);
   };
 
   /** Serves a module's routes through `dispatch`. */
@@ -62,34 +63,41 @@ export class Registrar {
     // one fails the suite at start. Elsewhere each validator is compiled on the first request that
     // needs it (still once per process): start-up does not pay for the routes a session never calls.
     if (this.ctx.checkResponses) for (const spec of module.routes) compileSchemas(module, spec);
-    const parsers = bodyParsersFor(this.ctx.options.bodyLimit);
     const cors = corsHandler({ origins: this.ctx.options.corsOrigins });
+    const mounted: MountedModule = { module, cors, auth: module.authenticate ? authenticate(module) : undefined, parsers: bodyParsersFor(this.ctx.options.bodyLimit) };
     const preflightPaths = new Set<string>();
-    const auth = module.authenticate ? authenticate(module) : undefined;
-    // Every step but the handler is the same under each mount prefix: made once per route.
-    const steps = module.routes.map((spec) => {
-      const chain: RequestHandler[] = [named(spec.name)];
-      if (this.ctx.checkResponses) chain.push(watchResponse(module, spec));
-      if (spec.cors ?? module.cors) chain.push(cors);
-      if (auth && !spec.public) chain.push(auth);
-      if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") chain.push(parseBody(spec.bodyError ?? module.bodyError, parsers[spec.bodyKind ?? "json"]));
-      // After the body is read, so that a rule can match on it.
-      if (!module.control) chain.push(this.ctx.faults.middleware(module, spec));
-      return chain;
-    });
     for (const prefix of module.prefixes) {
       const mountNames = new Set(paramNames(prefix));
-      module.routes.forEach((spec, i) => {
+      for (const spec of module.routes) {
         const path = prefix + spec.path;
         this.routes.push({ module, spec, path, prefix });
         this.ctx.routes.add(spec.method, expressPath(path));
         if (spec.method === "GET") this.ctx.routes.add("HEAD", expressPath(path));
         if (spec.cors ?? module.cors) preflightPaths.add(path);
-        this.matcher.add(spec.method, path, [...(steps[i] as RequestHandler[]), this.handle(module, spec, mountNames)]);
-      });
+        this.matcher.add(spec.method, path, { mounted, spec, mountNames, handlers: undefined });
+      }
     }
     // A preflight is answered by the CORS handler before anything else (it needs no API key).
-    for (const path of preflightPaths) this.matcher.add("OPTIONS", path, [cors]);
+    for (const path of preflightPaths) this.matcher.add("OPTIONS", path, { handlers: [cors] });
+  }
+
+  /**
+   * A route's middleware chain, made on its first request: a mock is started for every test, and a
+   * test calls a few of its ~300 routes. Each chain is its route's own (a route under two prefixes
+   * has two), and made once.
+   */
+  private build(chain: RouteChain): RequestHandler[] {
+    const { mounted, spec, mountNames } = chain;
+    const { module, cors, auth, parsers } = mounted;
+    const handlers: RequestHandler[] = [named(spec.name)];
+    if (this.ctx.checkResponses) handlers.push(watchResponse(module, spec));
+    if (spec.cors ?? module.cors) handlers.push(cors);
+    if (auth && !spec.public) handlers.push(auth);
+    if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") handlers.push(parseBody(spec.bodyError ?? module.bodyError, parsers[spec.bodyKind ?? "json"]));
+    // After the body is read, so that a rule can match on it.
+    if (!module.control) handlers.push(this.ctx.faults.middleware(module, spec));
+    handlers.push(this.handle(module, spec, mountNames));
+    return (chain.handlers = handlers);
   }
 
   /** Every served route as `{method, path}` (OpenAPI form, prefix included). */
@@ -114,6 +122,25 @@ export class Registrar {
     };
   }
 }
+
+/** What every route of a module shares: the module and the steps made once for it. */
+interface MountedModule {
+  module: ServiceModule;
+  cors: RequestHandler;
+  auth: RequestHandler | undefined;
+  parsers: Parsers;
+}
+
+/** A mounted route as the matcher finds it; its handlers are made on its first request. */
+interface RouteChain {
+  mounted: MountedModule;
+  spec: RouteSpec;
+  mountNames: ReadonlySet<string>;
+  handlers: RequestHandler[] | undefined;
+}
+
+/** What the matcher finds: a route, or a preflight (whose one handler is given). */
+type Chain = RouteChain | { handlers: RequestHandler[] };
 
 /** Marks the response with the route's name (the journal and the request log show it). */
 function named(name: string): RequestHandler {
