@@ -70,7 +70,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   // What a completion is fixed by besides its entry and the base URL (see KeptEntry); unseeded mocks draw anew.
   const inputs = ctx.random.seedKey === undefined ? undefined : JSON.stringify([ctx.random.seedKey, tenancy.defaultTenantId, start, repositories]);
   const entries = fixtures.entries("deployments");
-  const sectionKey = inputs !== undefined && entries.every((e) => e.fromFile) ? sectionKeyOf(ctx, tenancy.tenantIds, entries) : undefined;
+  const sectionKey = inputs !== undefined && fixtures.textKey !== undefined ? sectionKeyOf(ctx, tenancy.tenantIds, fixtures.textKey) : undefined;
   const keptSection = sectionKey && seededSections.get(inputs as string, sectionKey);
   const stored: KeptSection["stored"] = [];
   let lastLabel: string | undefined;
@@ -188,10 +188,11 @@ const completedEntries = new SeededValues<KeptEntry>(5000, "deployment-fixtures"
 /**
  * The `deployments` section of a seeded mock as stored, kept for the next mock of the process built
  * from the same inputs: those of its entries' completions (KeptEntry), the tenants and integrations
- * the entries are checked against, and the entries themselves (positions and JSON text). Each entry's
- * checks (source rules, names, ids, tenants, integrations, revisions) depend on nothing else, so a
- * mock built from the same inputs stores the same records with no problem found, and only storing
- * them (on its base URL, as onBaseUrl) and resuming the ones in flight is left to do.
+ * the entries are checked against, and the fixture files' texts (FixtureSet.textKey: the entries
+ * follow from them; not kept for objects passed in). Each entry's checks (source rules, names, ids,
+ * tenants, integrations, revisions) depend on nothing else, so a mock built from the same inputs
+ * stores the same records with no problem found, and only storing them (on its base URL, as
+ * onBaseUrl) and resuming the ones in flight is left to do.
  */
 interface KeptSection {
   /** `urlFromBase`: its `custom_url` is its agent URL on the base URL it was stored on (onBaseUrl). */
@@ -204,9 +205,9 @@ interface KeptSection {
 }
 const seededSections = new SeededValues<KeptSection>(100);
 
-function sectionKeyOf(ctx: MockContext, tenantIds: readonly string[], entries: FixtureEntry[]): string {
+function sectionKeyOf(ctx: MockContext, tenantIds: readonly string[], textKey: string): string {
   const integrations = [...ctx.data.integrations.values()].map((i) => i.integration.id.toLowerCase());
-  return JSON.stringify([tenantIds, integrations, entries.map((e) => [e.index, e.value])]);
+  return JSON.stringify([tenantIds, integrations, textKey]);
 }
 
 /**

@@ -18,7 +18,7 @@ const KINDS: IntegrationKind[] = ["github", "forge"];
 export function seedIntegrations(ctx: MockContext, fixtures: FixtureSet): void {
   const store = ctx.data.integrations;
   const entries = fixtures.entries("integrations");
-  const key = ctx.random.seedKey !== undefined && entries.every((e) => e.fromFile) ? JSON.stringify(entries.map((e) => [e.index, e.value])) : undefined;
+  const key = ctx.random.seedKey !== undefined ? fixtures.textKey : undefined;
   const kept = key === undefined ? undefined : seededIntegrations.get(ctx.random.seedKey as string, key);
   if (kept) {
     for (const [id, record] of kept.records) store.set(id, record);
@@ -61,8 +61,8 @@ export function seedIntegrations(ctx: MockContext, fixtures: FixtureSet): void {
 
 /**
  * A seeded mock's integrations, kept for the next mock of the process built from the same seed and
- * entries (their positions and JSON text; entries read from files, whose text stands for them
- * exactly): completing and checking them and their repositories is a tenth of a later start otherwise.
+ * fixture files' texts (FixtureSet.textKey; not kept for objects passed in): completing and checking
+ * them and their repositories is a tenth of a later start otherwise.
  */
 interface KeptIntegrations {
   records: [string, StoredIntegration][];

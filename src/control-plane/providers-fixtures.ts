@@ -3,7 +3,7 @@ import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, omit } from "../core/json.js";
 import { fakerAlphanumeric, fakerInt } from "../core/faker-draws.js";
 import type { Randomizer } from "@faker-js/faker";
-import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
+import type { FixtureSet } from "../store/fixtures.js";
 import { RecordGenerator } from "../store/generate.js";
 import { SeededValues } from "../store/seeded-values.js";
 import { PROVIDER_REF, type ProviderStore, type ProviderWithSecret, type StoredProvider } from "./providers-store.js";
@@ -42,7 +42,7 @@ export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: T
   const entries = fixtures.entries("oauth_providers");
   const count = getOwn(getOwn(fixtures.setting("generate")?.value, "oauth_providers"), "count");
   const total = typeof count === "number" ? count : 0;
-  const key = keptKey(ctx, tenancy, entries, total);
+  const key = keptKey(ctx, tenancy, fixtures);
   const kept = key && seededProviders.get(key.inputs, key.section);
   if (kept) {
     for (const record of kept.records) store.set(record);
@@ -92,8 +92,8 @@ interface LastDraws {
 
 /**
  * A seeded mock's providers, kept for the next mock of the process built from the same inputs: the
- * seed, the organization, the clock's start, the section's entries (their positions and JSON text;
- * entries read from files, whose text stands for them exactly) and the generated count. Completing
+ * seed, the organization, the clock's start and the fixture files' texts (FixtureSet.textKey: the
+ * section's entries and the generated count follow from them; not kept for objects passed in). Completing
  * and checking them is a tenth of a later start otherwise. The slugs handed out depend on every
  * entry, so the section is kept whole.
  */
@@ -103,12 +103,9 @@ interface KeptProviders {
 }
 const seededProviders = new SeededValues<KeptProviders>(100);
 
-function keptKey(ctx: MockContext, tenancy: Tenancy, entries: FixtureEntry[], total: number): { inputs: string; section: string } | undefined {
-  if (ctx.random.seedKey === undefined || !entries.every((e) => e.fromFile)) return undefined;
-  return {
-    inputs: JSON.stringify([ctx.random.seedKey, tenancy.organizationId, ctx.clock.now()]),
-    section: JSON.stringify([total, entries.map((e) => [e.index, e.value])]),
-  };
+function keptKey(ctx: MockContext, tenancy: Tenancy, fixtures: FixtureSet): { inputs: string; section: string } | undefined {
+  if (ctx.random.seedKey === undefined || fixtures.textKey === undefined) return undefined;
+  return { inputs: JSON.stringify([ctx.random.seedKey, tenancy.organizationId, ctx.clock.now()]), section: fixtures.textKey };
 }
 
 /** A faker sequence that counts the numbers drawn from it (a kept completion draws as many again). */

@@ -83,6 +83,18 @@ function readRegularFile(file: string, problems: LoadProblem[]): string | undefi
 export class ParsedFiles {
   private static readonly MAX_KEPT = 500;
   private readonly kept = new Map<string, { text: string; allowYaml: boolean; doc: SourceDocument }>();
+  /** A name for each kept document's text, unique in the process (see textKey). */
+  private readonly names = new WeakMap<SourceDocument, string>();
+  private named = 0;
+
+  /**
+   * A name for the text a document returned by parse() was parsed from, or undefined for any other
+   * document: the same for the same text, and for no other text in this process. What is fixed by a
+   * file's text can be kept under it without writing out the document again.
+   */
+  textKey(doc: SourceDocument): string | undefined {
+    return this.names.get(doc);
+  }
 
   parse(file: string, text: string, problems: LoadProblem[], allowYaml: boolean): SourceDocument | undefined {
     const kept = this.kept.get(file);
@@ -92,6 +104,7 @@ export class ParsedFiles {
     if (!doc || problems.length > before) return doc;
     if (this.kept.size >= ParsedFiles.MAX_KEPT) this.kept.clear();
     this.kept.set(file, { text, allowYaml, doc: freezeJson(doc) });
+    this.names.set(doc, String(++this.named));
     return doc;
   }
 }

@@ -34,10 +34,16 @@ export interface FixtureDocumentSource extends SourceDocument {
 export class FixtureSet {
   readonly problems: LoadProblem[];
 
-  /** `problems`: those found while reading the documents; seeding adds its own and finish() reports all. */
+  /**
+   * `problems`: those found while reading the documents; seeding adds its own and finish() reports all.
+   * `textKey`: names the texts the documents were read from, the same for the same texts in this
+   * process (ParsedFiles.textKey); undefined when any was passed in as an object. What the seed steps
+   * make from the documents and the seed alone can be kept under it.
+   */
   constructor(
     readonly documents: FixtureDocumentSource[],
     problems: LoadProblem[] = [],
+    readonly textKey?: string,
   ) {
     this.problems = [...problems];
   }
@@ -112,7 +118,8 @@ export function readFixtures(option: MockOptions["fixtures"]): FixtureSet {
     const broken = new Set(errors.map((e) => decodePointerSegment(pointerOf(e).split("/")[1] ?? "")).filter(Boolean));
     usable.push(broken.size ? { ...doc, content: omit(doc.content, [...broken]) } : doc);
   }
-  return new FixtureSet(usable, problems);
+  const keys = documents.map((doc) => parsedFiles.textKey(doc));
+  return new FixtureSet(usable, problems, keys.every((k) => k !== undefined) ? keys.join(",") : undefined);
 }
 
 /** Fixture files parsed by this process (a later start reads the same files again). */
