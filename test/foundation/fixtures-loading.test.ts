@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createApp, LoadError, type MockOptions } from "../../src/index.js";
@@ -84,5 +85,35 @@ describe("fixture files are refused at load with file, JSON pointer and reason",
     const empty = createApp({ seed: 1, fixtures: false });
     await request(empty).get("/v2/auth/providers").expect(200, []);
     await request(empty).get("/v2/deployments").expect(200, { resources: [], offset: 0 });
+  });
+});
+
+describe("every mock of a process reads its fixture files anew", () => {
+  it("an edited file is what the next mock serves, an unchanged one serves the same, and no mock sees another's writes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apm-fixtures-"));
+    const bundled = fileURLToPath(new URL("../../fixtures", import.meta.url));
+    for (const name of readdirSync(bundled)) copyFileSync(join(bundled, name), join(dir, name));
+    const list = async (app: ReturnType<typeof createApp>) => {
+      const deployments = (await request(app).get("/v2/deployments?limit=100").expect(200)).body as { resources: { id: string; name: string }[] };
+      const providers = (await request(app).get("/v2/auth/providers").expect(200)).body as { provider_id: string; name: string }[];
+      return { deployments: deployments.resources.map((d) => [d.id, d.name]), providers: providers.map((p) => [p.provider_id, p.name]) };
+    };
+    const first = createApp({ seed: 7, fixtures: [dir] });
+    const before = await list(first);
+    await request(first).delete(`/v2/deployments/${before.deployments[0]?.[0]}`).expect(204);
+
+    const file = join(dir, "deployments.json");
+    const content = JSON.parse(readFileSync(file, "utf8")) as { deployments: { name: string }[] };
+    const edited = content.deployments[0] as { name: string };
+    edited.name = "renamed-after-the-first-mock";
+    writeFileSync(file, JSON.stringify(content));
+    const providersFile = join(dir, "oauth-providers.json");
+    writeFileSync(providersFile, readFileSync(providersFile, "utf8").replace('"name": "GitHub"', '"name": "GitHub Renamed"'));
+
+    const second = await list(createApp({ seed: 7, fixtures: [dir] }));
+    expect(second.deployments).toContainEqual([expect.any(String), "renamed-after-the-first-mock"]);
+    expect(second.providers).toContainEqual(["github-local-dev", "GitHub Renamed"]);
+    expect(second.deployments).toHaveLength(before.deployments.length);
+    expect(await list(createApp({ seed: 7, fixtures: [dir] }))).toEqual(second);
   });
 });
