@@ -69,7 +69,6 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   const baseUrl = ctx.baseUrl();
   // What a completion is fixed by besides its entry and the base URL (see KeptEntry); unseeded mocks draw anew.
   const inputs = ctx.random.seedKey === undefined ? undefined : JSON.stringify([ctx.random.seedKey, tenancy.defaultTenantId, start, repositories]);
-  const entries = fixtures.entries("deployments");
   const sectionKey = inputs !== undefined && fixtures.textKey !== undefined ? sectionKeyOf(ctx, tenancy.tenantIds, fixtures.textKey) : undefined;
   const keptSection = sectionKey && seededSections.get(inputs as string, sectionKey);
   const stored: KeptSection["stored"] = [];
@@ -86,7 +85,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     // What completing them does to the mock's own generator: its faker is left seeded for the last label.
     if (keptSection.lastLabel !== undefined) ctx.random.seedFakerFor(keptSection.lastLabel);
   }
-  for (const entry of keptSection ? [] : entries) {
+  for (const entry of keptSection ? [] : fixtures.entries("deployments")) {
     const label = `deployments/${entry.index}`;
     const key = inputs !== undefined && entry.fromFile ? { inputs, entry: `${label}\u0000${JSON.stringify(entry.value)}` } : undefined;
     const kept = key && completedEntries.get(key.inputs, key.entry);

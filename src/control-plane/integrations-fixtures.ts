@@ -17,7 +17,6 @@ const KINDS: IntegrationKind[] = ["github", "forge"];
  */
 export function seedIntegrations(ctx: MockContext, fixtures: FixtureSet): void {
   const store = ctx.data.integrations;
-  const entries = fixtures.entries("integrations");
   const key = ctx.random.seedKey !== undefined ? fixtures.textKey : undefined;
   const kept = key === undefined ? undefined : seededIntegrations.get(ctx.random.seedKey as string, key);
   if (kept) {
@@ -26,6 +25,7 @@ export function seedIntegrations(ctx: MockContext, fixtures: FixtureSet): void {
     if (kept.lastLabel !== undefined) ctx.random.seedFakerFor(kept.lastLabel);
     return;
   }
+  const entries = fixtures.entries("integrations");
   const problemsBefore = fixtures.problems.length;
   const records: [string, StoredIntegration][] = [];
   let lastLabel: string | undefined;

@@ -39,7 +39,6 @@ const DAY_MS = 86_400_000;
  * client. Every record is checked against the schema; problems are reported with file and pointer.
  */
 export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: Tenancy, store: ProviderStore): void {
-  const entries = fixtures.entries("oauth_providers");
   const count = getOwn(getOwn(fixtures.setting("generate")?.value, "oauth_providers"), "count");
   const total = typeof count === "number" ? count : 0;
   const key = keptKey(ctx, tenancy, fixtures);
@@ -53,6 +52,7 @@ export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: T
     }
     return;
   }
+  const entries = fixtures.entries("oauth_providers");
   const problemsBefore = fixtures.problems.length;
   const records: StoredProvider[] = [];
   const last: LastDraws = { label: "", draws: 0 };
