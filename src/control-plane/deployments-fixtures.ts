@@ -73,7 +73,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   const keptSection = sectionKey && seededSections.get(inputs as string, sectionKey);
   const stored: KeptSection["stored"] = [];
   let lastLabel: string | undefined;
-  const problemsBefore = fixtures.problems.length;
+  const sectionProblemsBefore = fixtures.problems.length;
 
   if (keptSection) {
     for (const { deployment, meta, revisions, urlFromBase } of keptSection.stored) {
@@ -133,7 +133,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   if (inputs !== undefined && !keptSection) {
     completedEntries.save(inputs);
     // A section with problems stops the start: only a good one is worth keeping.
-    if (sectionKey !== undefined && fixtures.problems.length === problemsBefore) seededSections.keep(inputs, sectionKey, { stored, resumed: [...resumed], lastLabel, baseUrl });
+    if (sectionKey !== undefined && fixtures.problems.length === sectionProblemsBefore) seededSections.keep(inputs, sectionKey, { stored, resumed: [...resumed], lastLabel, baseUrl });
   }
 
   fixtures.documents.forEach((doc, index) => {
