@@ -375,7 +375,7 @@ export class RunService {
         fault: script.fault,
         store: script.store,
         afterMs: (body.after_seconds ?? 0) * 1000,
-        waitFor: ahead.length ? ahead.map((x) => x.done) : NO_RUNS_AHEAD,
+        waitFor: ahead.length ? ahead.map((x) => x.done) : NONE,
         priorValues: forkedFrom(ctx, thread, body)?.values ?? thread.values,
         interruptId: ctx.random.hex(32),
       },
@@ -645,11 +645,10 @@ function runKwargs(
 
 const LINE_BREAK = /[\r\n]/;
 
-/** A turn's missing events or store writes: one frozen list, not a new one per run. */
+/** A turn's missing events or store writes, a run's runs ahead when none: one frozen list, not a new one per run. */
 const NONE: readonly never[] = Object.freeze([]);
 
 const NO_FEEDBACK_KEYS: readonly string[] = NONE;
-const NO_RUNS_AHEAD: readonly Promise<unknown>[] = Object.freeze([]);
 
 /** The stream modes of a run as a set. One mode (the usual request) gets a set shared by every such run: the schema bounds them to nine. */
 function modesOf(streamMode: RunCreateBody["stream_mode"]): ReadonlySet<string> {

@@ -203,14 +203,10 @@ export function uuid5(name: string, namespace: string): string {
   uuid5Input.set(ns);
   const { written } = utf8.encodeInto(name, ns.length === 16 ? uuid5Name : uuid5Input.subarray(ns.length));
   const words = sha1Words(uuid5Input, ns.length + written);
-  const a = words[0] as number;
-  const b = words[1] as number;
-  const c = words[2] as number;
-  const d = words[3] as number;
-  uuidWords[0] = a;
-  uuidWords[1] = (b & 0xffff0fff) | 0x00005000;
-  uuidWords[2] = (c & 0x3fffffff) | 0x80000000;
-  uuidWords[3] = d;
+  uuidWords[0] = words[0] as number;
+  uuidWords[1] = ((words[1] as number) & 0xffff0fff) | 0x00005000;
+  uuidWords[2] = ((words[2] as number) & 0x3fffffff) | 0x80000000;
+  uuidWords[3] = words[3] as number;
   return uuidText(uuidWords, 0);
 }
 
