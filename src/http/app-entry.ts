@@ -18,9 +18,20 @@ const entries = new WeakMap<Express, Entry>();
  * mounts the mock, go through express as before.
  */
 export function setAppEntry(app: Express, steps: readonly RequestHandler[], onError: ErrorRequestHandler): void {
+  /**
+   * The newest request (and, through it, its response and their listeners) stays referenced until the
+   * next one replaces it. V8 keeps the hidden classes ("maps") of objects only while some object has
+   * them, and a full garbage collection that finds none left also throws away the optimized code
+   * built for them: after the last request of a burst, every full GC threw away ~35 of the hot path's
+   * functions (node's socket and stream code among them), and the next ~500 requests ran
+   * unoptimized while ~100 functions were compiled again. One request kept alive keeps those maps:
+   * a 500-stream burst after a full GC took 0.6× the CPU and wall time (docs/performance.md).
+   */
+  const kept: { newest: Request | undefined } = { newest: undefined };
   const entry = (rawReq: IncomingMessage, rawRes: ServerResponse): void => {
     const req = rawReq as Request;
     const res = rawRes as Response;
+    kept.newest = req;
     if (Object.getPrototypeOf(req) !== app.request) Object.setPrototypeOf(req, app.request);
     if (Object.getPrototypeOf(res) !== app.response) Object.setPrototypeOf(res, app.response);
     req.res = res;
