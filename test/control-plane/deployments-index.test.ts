@@ -10,6 +10,9 @@ import { createApp, mockOf } from "../../src/index.js";
  */
 const body = (name: string) => ({ name, source: "internal_source", source_config: { deployment_type: "prod" }, source_revision_config: { langgraph_config_path: "langgraph.json" }, secrets: [] });
 
+/** An image deployment: the timed lifecycle takes it to READY on its own. */
+const image = (name: string) => ({ name, source: "internal_docker", source_config: {}, source_revision_config: { image_uri: "acme/agent:1" }, secrets: [] });
+
 interface Listed { id: string; name: string; created_at: string; status: string }
 
 async function all(app: Express): Promise<Listed[]> {
@@ -40,6 +43,42 @@ describe("deployment index: names and list order follow every write", () => {
     // The name filter searches the index's name text, which must follow the creates too.
     const named = (await request(app).get("/v2/deployments?name_contains=indexed-1&limit=100").expect(200)).body.resources as Listed[];
     expect(named.map((d) => d.name).sort()).toEqual(["indexed-1", "indexed-10", "indexed-11"]);
+  });
+
+  it("creates with no read between them (the clock standing still: each one's place is by id) land in order, also when they change or one is deleted before the next read", async () => {
+    // Its own app: the timed lifecycle moves each new deployment's status when the clock moves.
+    const app = createApp({ seed: 7, lifecycle: "timed", lifecycleStep: "1m", fixtures: [{ generate: { deployments: { count: 30 } } }] });
+    const before = await all(app);
+    const created: string[] = [];
+    let createdAs = "";
+    // Enough that more wait to be sorted in than are spliced in one by one (inOrder's merge).
+    for (let i = 0; i < 40; i++) {
+      const d = (await request(app).post("/v2/deployments").send(image(`unread-${i}`)).expect(201)).body as Listed;
+      created.push(d.id);
+      createdAs = d.status;
+    }
+    // Before any list: updates find their deployments' places (those appended and those waiting to be
+    // sorted in), a delete removes one, the names follow.
+    for (const id of created) await request(app).patch(`/v2/deployments/${id}`).send({ secrets: [{ name: `CHANGED_${id.slice(0, 4)}`, value: "1" }], source_revision_config: { image_uri: "acme/agent:2" } }).expect(200);
+    await request(app).delete(`/v2/deployments/${created[9]}`).expect(204);
+    mockOf(app).clock.advance("1h");
+    await request(app).post("/v2/deployments").send(image("unread-3")).expect(409);
+    await request(app).post("/v2/deployments").send(image("unread-9")).expect(201);
+    const after = (await request(app).get("/v2/deployments?limit=100").expect(200)).body.resources as (Listed & { secrets: { name: string }[] })[];
+    expect(after).toHaveLength(before.length + 40);
+    expect(after.map((d) => d.id)).toEqual(sorted(after).map((d) => d.id));
+    expect(after.map((d) => d.id)).not.toContain(created[9]);
+    for (const id of created.filter((_, i) => i !== 9)) expect(after.find((d) => d.id === id)!.secrets).toEqual([{ name: `CHANGED_${id.slice(0, 4)}`, value: "1" }]);
+    const updated = after.find((d) => d.id === created[5])!;
+    expect(updated.status).not.toBe(createdAs);
+    expect(updated.status).toBe((await request(app).get(`/v2/deployments/${created[5]}`).expect(200)).body.status);
+    // Filters that read the order: a name filter through the name text, a status filter through its list.
+    const named = (await request(app).get("/v2/deployments?name_contains=unread-1&limit=100").expect(200)).body.resources as Listed[];
+    expect(named.map((d) => d.id)).toEqual(after.filter((d) => d.name.includes("unread-1")).map((d) => d.id));
+    expect(named).toHaveLength(11);
+    const status = after[0]!.status;
+    const withStatus = (await request(app).get(`/v2/deployments?status=${status}&limit=100`).expect(200)).body.resources as Listed[];
+    expect(withStatus.map((d) => d.id)).toEqual(after.filter((d) => d.status === status).map((d) => d.id));
   });
 
   it("a PATCH keeps the deployment in its place with its new content", async () => {
