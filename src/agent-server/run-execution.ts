@@ -176,6 +176,11 @@ export class Execution {
     return () => this.listeners.delete(listener);
   }
 
+  /** Publishes its first event (metadata) as soon as it plays: no runs ahead to wait for, no delayed start. */
+  get startsAtOnce(): boolean {
+    return this.script.waitFor.length === 0 && this.script.afterMs <= 0;
+  }
+
   cancel(action: "interrupt" | "rollback"): void {
     if (this.outcome || this.cancelled) return;
     this.cancelled = action;

@@ -71,6 +71,8 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
             stallMs: ctx.options.streamStallMs,
             // A fault rule that hit this request wins over the scenario turn's own `faults`.
             fault: scope.streamFault ?? execution.script.fault,
+            // A new run plays in the next turn; one with nothing to wait for writes its metadata then.
+            firstFrameNext: execution.startsAtOnce && !(scope.streamFault ?? execution.script.fault),
           });
         },
       }),
@@ -214,6 +216,8 @@ interface StreamOptions {
   stallMs?: number;
   /** What to do to this stream (a fault rule's, or the scenario turn's `faults`). */
   fault?: StreamFault | undefined;
+  /** The run writes its first frame in the next turn of the event loop (see openStream). */
+  firstFrameNext?: boolean;
 }
 
 /**
@@ -244,7 +248,7 @@ class RunStream implements StreamListener, StreamHooks {
     path: string,
   ) {
     // Backpressure: a client that does not read is not fed, and is dropped after stallMs (sse.ts).
-    this.out = openStream(res, options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path }, options.stallMs);
+    this.out = openStream(res, options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path }, options.stallMs, options.firstFrameNext);
     this.ids = execution.script.resumable;
     this.writer = new FaultyStreamWriter(this.out, options.fault, this);
   }

@@ -22,12 +22,16 @@ export function sseFrame(event: string, json: string, id?: string): string {
  * costs one socket write, not two; a stream with nothing to say by then sends its head alone, so the
  * client still sees it begin.
  */
-export function openStream(res: Response, headers: Record<string, string>, stallMs?: number): StreamWriter {
+export function openStream(res: Response, headers: Record<string, string>, stallMs?: number, firstFrameNext = false): StreamWriter {
   res.writeHead(200, { ...SSE_HEADERS, ...headers });
   const writer = new StreamWriter(res, stallMs);
-  setImmediate(() => {
-    if (!writer.started && !res.writableEnded && !res.destroyed) res.flushHeaders();
-  });
+  // `firstFrameNext`: the caller knows a frame is written in the next turn (a run that starts at once),
+  // so the check would find the head sent; not scheduling it spares an immediate per stream.
+  if (!firstFrameNext) {
+    setImmediate(() => {
+      if (!writer.started && !res.writableEnded && !res.destroyed) res.flushHeaders();
+    });
+  }
   return writer;
 }
 
