@@ -22,8 +22,8 @@ export function setAppEntry(app: Express, steps: readonly RequestHandler[], onEr
    * The newest request (and, through it, its response and their listeners) stays referenced until the
    * next one replaces it. V8 keeps the hidden classes ("maps") of objects only while some object has
    * them, and a full garbage collection that finds none left also throws away the optimized code
-   * built for them: after the last request of a burst, every full GC threw away 15–40 of the hot path's
-   * functions (node's socket and stream code among them), and the next ~500 requests ran
+   * built for them: after the last request of a burst, every full GC threw away 15–40 of the hot
+   * path's functions (node's socket and stream code among them), and the next ~500 requests ran
    * unoptimized while ~100 functions were compiled again. One request kept alive keeps those maps:
    * a 500-stream burst after a full GC took 0.6× the CPU and wall time (docs/performance.md).
    */
