@@ -63,16 +63,17 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
         responses: { 200: { sse: true }, ...refusals },
         handler: ({ params, body, headers, scope }, res) => {
           const { run, execution } = runs.create(body, runScope(scope, "stream", threadOf(params), headers));
+          // A fault rule that hit this request wins over the scenario turn's own `faults`.
+          const fault = scope.streamFault ?? execution.script.fault;
           // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
           streamRun(res, run, execution, {
             location: !stateless,
             afterId: -1,
             cancelOnDisconnect: run.on_disconnect === "cancel",
             stallMs: ctx.options.streamStallMs,
-            // A fault rule that hit this request wins over the scenario turn's own `faults`.
-            fault: scope.streamFault ?? execution.script.fault,
+            fault,
             // A new run plays in the next turn; one with nothing to wait for writes its metadata then.
-            firstFrameNext: execution.startsAtOnce && !(scope.streamFault ?? execution.script.fault),
+            firstFrameNext: execution.startsAtOnce && !fault,
           });
         },
       }),

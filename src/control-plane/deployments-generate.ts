@@ -305,7 +305,10 @@ export function generateDeployments(
   // Each source with its plan and its shared revision configurations, picked by index.
   const sources = schemaEnum<DeploymentSource>("DeploymentSource")
     .filter((s) => s !== "github" || env.repositories.length)
-    .map((s) => ({ plan: planFor(s), revisions: new SharedObjects(planFor(s).revisionFields) }));
+    .map((s) => {
+      const plan = planFor(s);
+      return { plan, revisions: new SharedObjects(plan.revisionFields) };
+    });
   const versions = pools.values("versions", 6, () => String(fakeProperty(random.faker, "Deployment", "image_version"))) as readonly string[];
   // One array per tag, shared by the records that have it (records are never changed in place).
   const tagLists = Array.from({ length: 8 }, () => [random.uuid4()]);
