@@ -12,6 +12,8 @@ export default defineConfig({
     // Output validation: every response is checked against its route's declared schema.
     env: { AGENT_PLATFORM_MOCK_CHECK_RESPONSES: "1" },
     setupFiles: ["test/support/response-check.setup.ts"],
+    // Browser tests skip without a Chromium (test/support/chromium.ts); this says so under the summary.
+    reporters: ["default", "./test/support/browser-notice.ts"],
     // One shared mock for the agent-platform-mock/vitest fixture's own test (docs/runners.md).
     globalSetup: ["test/support/mock-global-setup.ts"],
     testTimeout: 20_000,

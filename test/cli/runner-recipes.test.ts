@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { needChromium } from "../support/chromium.js";
 
 /**
  * The Jest and Playwright recipes of docs/runners.md, run by a real Jest and a real Playwright: each
@@ -16,7 +17,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "../..");
 const JEST = join(ROOT, "node_modules/jest/bin/jest.js");
 const PLAYWRIGHT = join(ROOT, "node_modules/@playwright/test/cli.js");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /**
  * The files of the recipe after `<!-- recipe:NAME -->` in docs/runners.md: one code block in which each
@@ -99,8 +99,8 @@ describe("docs/runners.md recipes, run by the real runners", () => {
     expect(code, output).toBe(0);
   });
 
-  it("Playwright: both webServers start, Chromium clicks 👍 in the app, the feedback is in the mock; nothing is left on the port", async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
+  it("Playwright: both webServers start, Chromium clicks 👍 in the app, the feedback is in the mock; nothing is left on the port", async (ctx) => {
+    const chromiumPath = needChromium(ctx);
     const files = recipeFiles("playwright");
     expect(Object.keys(files)).toEqual(["playwright.config.ts", "tests/feedback.spec.ts"]);
     const dir = project(
@@ -112,7 +112,7 @@ describe("docs/runners.md recipes, run by the real runners", () => {
     const [mockPort, appPort] = [await freePort(), await freePort()];
 
     // CI=1: a server already on either port fails the run instead of being reused.
-    const env = { CI: "1", MOCK_PORT: String(mockPort), APP_PORT: String(appPort), CHROMIUM_PATH: CHROMIUM, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" };
+    const env = { CI: "1", MOCK_PORT: String(mockPort), APP_PORT: String(appPort), CHROMIUM_PATH: chromiumPath, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" };
     const { code, output } = await run([PLAYWRIGHT, "test", "--reporter=list"], dir, env);
 
     expect(output).toMatch(/✓ .*tests[/\\]feedback\.spec\.ts:\d+:\d+ › thumbs up is recorded/);

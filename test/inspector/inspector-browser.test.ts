@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,13 +9,14 @@ import { startMockServer, type MockServer } from "../../src/index.js";
 import { readDocuments } from "../../src/core/read-documents.js";
 import { validateScenarioDocuments } from "../../src/agent-server/scenario-validation.js";
 import { formatProblem, type LoadProblem } from "../../src/core/load-error.js";
+import { CHROMIUM, NO_CHROMIUM, needChromium } from "../support/chromium.js";
 
 /**
- * The inspector page driven in the system Chromium (docs/inspector.md). One browser for the file, a
- * fresh context per test. Screenshots go to a temporary folder; with UPDATE_SCREENSHOTS=1 they
+ * The inspector page driven in Chromium (docs/inspector.md; test/support/chromium.ts finds it, and
+ * without one these tests are skipped, except under CI=true). One browser for the file, a fresh context
+ * per test. Screenshots go to a temporary folder; with UPDATE_SCREENSHOTS=1 they
  * replace the ones docs/inspector.md shows (docs/images/).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? fileURLToPath(new URL("../../docs/images/", import.meta.url)) : mkdtempSync(join(tmpdir(), "inspector-shots-"));
 
 const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -54,7 +55,10 @@ beforeAll(async () => {
   // Stream delays wait for the test to move the clock, so the page can be watched mid-run.
   mock = await startMockServer({ seed: 42, scenarios: SCENARIOS, lifecycle: "timed", lifecycleStep: "30s", clock: { autoAdvance: false } });
   client = new Client({ apiUrl: mock.url });
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
+  if (!CHROMIUM) {
+    if (process.env.CI === "true") throw new Error(`${NO_CHROMIUM} (CI=true requires the browser tests to run)`);
+    return;
+  }
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -69,7 +73,8 @@ afterAll(async () => {
   if (!process.env.UPDATE_SCREENSHOTS) rmSync(SHOTS, { recursive: true, force: true });
 });
 
-beforeEach(async () => {
+beforeEach(async (ctx) => {
+  needChromium(ctx);
   mock.reset();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
   page = await context.newPage();
@@ -79,6 +84,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  if (!browser) return;
   await context.close();
   expect(requested.length).toBeGreaterThan(0);
   expect(requested.filter((url) => !url.startsWith(`${mock.url}/`))).toEqual([]);
