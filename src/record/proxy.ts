@@ -15,6 +15,8 @@ export interface RecorderLimits {
   answerBytes: number;
   /** Background runs waiting for a join at once; the oldest is dropped for a new one. */
   pendingRuns: number;
+  /** Bytes of request bodies held for the background runs waiting, together; the oldest is dropped first. */
+  pendingBytes: number;
   /** Milliseconds a background run waits for its join before it is dropped. */
   pendingMs: number;
 }
@@ -23,6 +25,7 @@ export const RECORDER_LIMITS: Readonly<RecorderLimits> = {
   requestBytes: 4 * 1024 * 1024,
   answerBytes: 16 * 1024 * 1024,
   pendingRuns: 100,
+  pendingBytes: 16 * 1024 * 1024,
   pendingMs: 10 * 60 * 1000,
 };
 
@@ -96,7 +99,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const loopback = new HostCheck([]);
   const corsOrigins = (options.corsOrigins ?? []).map((o) => o.replace(/\/+$/, ""));
   /** Background runs waiting for a join through the proxy to show their events, oldest first. */
-  const background = new Map<string, { run: RecordedRun; since: number }>();
+  const background = new Map<string, { run: RecordedRun; since: number; bytes: number }>();
+  let pendingBytes = 0;
+  const unpend = (id: string) => {
+    pendingBytes -= background.get(id)?.bytes ?? 0;
+    background.delete(id);
+  };
   /** Runs that ended and are being written (an interrupted one first asks for its thread's state). */
   const inFlight = new Set<Promise<unknown>>();
   const report = (message: string) => options.onError?.(new Error(message));
@@ -109,13 +117,16 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     await writer.settled();
   };
 
-  /** Drops background runs past their deadline, then the oldest while over the count. */
-  const sweep = (room: number) => {
+  /** Drops background runs past their deadline, then the oldest while over the count or the bytes (`room`: what comes next). */
+  const sweep = (room: { runs: number; bytes: number }) => {
     const at = now();
     for (const [id, entry] of background) {
-      if (at - entry.since <= limits.pendingMs && background.size + room <= limits.pendingRuns) break;
-      background.delete(id);
-      const why = at - entry.since > limits.pendingMs ? `was not joined through the recorder within ${Math.round(limits.pendingMs / 1000)} s` : `was dropped to keep at most ${limits.pendingRuns} background runs waiting for a join`;
+      const late = at - entry.since > limits.pendingMs;
+      if (!late && background.size + room.runs <= limits.pendingRuns && pendingBytes + room.bytes <= limits.pendingBytes) break;
+      unpend(id);
+      const why = late
+        ? `was not joined through the recorder within ${Math.round(limits.pendingMs / 1000)} s`
+        : `was dropped to keep at most ${limits.pendingRuns} background runs (${limits.pendingBytes} bytes of requests) waiting for a join`;
       report(`background run ${id} ${why}; it is not recorded`);
     }
   };
@@ -206,7 +217,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    sweep(0);
+    sweep({ runs: 0, bytes: 0 });
     const refusal = check(req);
     if (refusal) return refuse(req, res, refusal.status, refusal.detail);
     const url = req.url as string;
@@ -310,7 +321,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         else res.end();
         if (clientGone || !recorded) return; // the client left mid-run: what it saw is not a whole run
         if (tooLarge) {
-          if (pending) background.delete(pending.runId as string);
+          if (pending) unpend(pending.runId as string);
           return report(`${req.method} ${path} was forwarded but not recorded: ${tooLarge}`);
         }
         transcript?.end();
@@ -338,12 +349,13 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
           };
           if (run.kind === "background" && status < 400 && runId) {
             run.body = undefined;
-            sweep(1);
-            background.delete(runId);
-            background.set(runId, { run, since: now() });
+            unpend(runId);
+            sweep({ runs: 1, bytes: heldBytes });
+            background.set(runId, { run, since: now(), bytes: heldBytes });
+            pendingBytes += heldBytes;
           } else track(finish(run, req.headers));
         } else if (pending) {
-          background.delete(pending.runId as string);
+          unpend(pending.runId as string);
           if (transcript) pending.events = transcript.events;
           else pending.body = json;
           pending.cut = cut;

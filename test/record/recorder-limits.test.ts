@@ -140,7 +140,7 @@ describe("the recorder holds a run only up to its limits", () => {
       target: target.url,
       out,
       port: 0,
-      limits: { requestBytes: 1024, answerBytes: 4096, pendingMs: 60_000, pendingRuns: 2 },
+      limits: { requestBytes: 1024, answerBytes: 4096, pendingMs: 60_000, pendingRuns: 2, pendingBytes: 400 },
       now: () => clock,
       onError: (err) => errors.push(err.message),
     });
@@ -199,14 +199,22 @@ describe("the recorder holds a run only up to its limits", () => {
     expect(recorder.files.at(-1)).toMatch(/rec-\d{3}-joined-in-time\.yaml$/);
   });
 
-  it("keeps at most pendingRuns background runs waiting: the oldest goes first", async () => {
+  it("keeps at most pendingRuns background runs, and pendingBytes of their requests, waiting: the oldest goes first", async () => {
     const before = recorder.files.length;
     const ids: string[] = [];
     for (const thread of ["t3", "t4", "t5"]) ids.push((JSON.parse((await json(`/threads/${thread}/runs`, { assistant_id: "agent", input: user(`waiting ${thread}`) })).body) as { run_id: string }).run_id);
-    expect(errors).toEqual([`background run ${ids[0]} was dropped to keep at most 2 background runs waiting for a join; it is not recorded`]);
+    expect(errors).toEqual([`background run ${ids[0]} was dropped to keep at most 2 background runs (400 bytes of requests) waiting for a join; it is not recorded`]);
     await send(recorder.url, `/threads/t3/runs/${ids[0]}/join`);
     await send(recorder.url, `/threads/t5/runs/${ids[2]}/join`);
     await recorder.settled();
     expect(recorder.files.slice(before).map((f) => f.replace(/^.*rec-\d{3}-/, ""))).toEqual(["waiting-t5.yaml"]);
+
+    // t4 still waits (about 85 bytes); a 375-byte request makes room by dropping it.
+    errors.length = 0;
+    const big = (JSON.parse((await json("/threads/t6/runs", { assistant_id: "agent", input: user(`waiting big ${"c".repeat(290)}`) })).body) as { run_id: string }).run_id;
+    expect(errors).toEqual([`background run ${ids[1]} was dropped to keep at most 2 background runs (400 bytes of requests) waiting for a join; it is not recorded`]);
+    await send(recorder.url, `/threads/t6/runs/${big}/join`);
+    await recorder.settled();
+    expect(recorder.files.at(-1)).toMatch(/rec-\d{3}-waiting-big-c+\.yaml$/);
   });
 });
