@@ -94,7 +94,7 @@ describe("agent-platform-mock record (built CLI)", () => {
     sh.kill("SIGKILL");
     await closed;
     await expect(fetch(`${url}/ok`)).rejects.toThrow();
-  });
+  }, 60_000);
 
   it(`streams a ${SIZE_MB} MB request and a ${SIZE_MB} MB answer with its memory flat`, async () => {
     const child = spawn(process.execPath, [BIN, "record", "--target", targetUrl, "--out", out, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
