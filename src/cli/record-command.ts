@@ -23,7 +23,7 @@ export const recordOptions = {
   format: { choices: ["yaml", "json"], default: "yaml", describe: "Scenario file format" },
   "allowed-host": { type: "array", string: true, describe: "Also accept this Host header (besides loopback names and the bound address); repeatable; * accepts any" },
   "cors-origin": { type: "array", string: true, describe: "Browser origin allowed besides loopback ones; repeatable; * allows any" },
-  "exit-with-parent": serveOptions["exit-with-parent"],
+  "exit-with-parent": { ...serveOptions["exit-with-parent"], describe: "Exit when the process that started the proxy (npm, npx, a test runner) goes away [default: on under npm start / npx]" },
 } as const;
 
 /**
