@@ -177,7 +177,7 @@ export class MockControl {
     const problems: LoadProblem[] = [];
     const doc = parseDocument(`<POST /_mock/overrides>.${format}`, text, problems, true);
     try {
-      return this.agent.scenarios.use(doc ? [doc.content as ScenarioInput] : []);
+      return this.agent.scenarios.useDocuments(doc ? [doc] : [], problems);
     } catch (err) {
       if (err instanceof LoadError) throw new ControlError(422, err.problems);
       throw err;
@@ -190,7 +190,7 @@ export class MockControl {
 
   /** Makes the deployment's next (or in-flight) revision fail when it reaches `at`. */
   failDeployment(deploymentId: string, at: RevisionStatus): { deployment_id: string; at: RevisionStatus } & Record<string, unknown> {
-    const deployment = this.deployment(deploymentId);
+    const deployment = this.#deployment(deploymentId);
     if (!pathFor(deployment.source).includes(at)) {
       throw new ControlError(400, `A '${deployment.source}' revision never reaches ${at}: image sources skip the build states. Choose one of ${pathFor(deployment.source).slice(0, -1).join(", ")}.`);
     }
@@ -200,7 +200,7 @@ export class MockControl {
 
   /** Moves the deployment's in-flight revision on by `steps` lifecycle steps. */
   advanceDeployment(deploymentId: string, steps = 1): { deployment_id: string; revision_id: string; status: string | undefined; in_flight: boolean } {
-    const deployment = this.deployment(deploymentId);
+    const deployment = this.#deployment(deploymentId);
     const { lifecycle, store } = deploymentsOf(this.ctx);
     const revisionId = lifecycle.inFlightRevision(deployment.id);
     if (!revisionId) {
@@ -269,13 +269,13 @@ export class MockControl {
   get waitFor() {
     const { data, journal } = this.ctx;
     return {
-      feedback: (filter: FeedbackFilter = {}, options: WaitOptions = {}) => this.waitUntil("feedback", () => this.feedback(filter), filter, (l) => data.feedback.subscribe(l), options),
-      request: (filter: JournalFilter = {}, options: WaitOptions = {}) => this.waitUntil("request", () => this.requests(filter), filter, (l) => journal.subscribe(l), options),
-      run: (filter: RunFilter = {}, options: WaitOptions = {}) => this.waitUntil("run", () => this.runs(filter), filter, (l) => data.runs.subscribe(l), options),
+      feedback: (filter: FeedbackFilter = {}, options: WaitOptions = {}) => this.#waitUntil("feedback", () => this.feedback(filter), filter, (l) => data.feedback.subscribe(l), options),
+      request: (filter: JournalFilter = {}, options: WaitOptions = {}) => this.#waitUntil("request", () => this.requests(filter), filter, (l) => journal.subscribe(l), options),
+      run: (filter: RunFilter = {}, options: WaitOptions = {}) => this.#waitUntil("run", () => this.runs(filter), filter, (l) => data.runs.subscribe(l), options),
     };
   }
 
-  private waitUntil<T>(what: string, probe: () => T[], filter: object, subscribe: (listener: () => void) => () => void, options: WaitOptions): Promise<T[]> {
+  #waitUntil<T>(what: string, probe: () => T[], filter: object, subscribe: (listener: () => void) => () => void, options: WaitOptions): Promise<T[]> {
     const count = options.count ?? 1;
     const timeout = options.timeout ?? 5000;
     let first: T[];
@@ -335,7 +335,7 @@ export class MockControl {
     return this.ctx;
   }
 
-  private deployment(id: string) {
+  #deployment(id: string) {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new ControlError(400, `deployment_id must be a UUID; got ${JSON.stringify(id)}`);
     const { store, lifecycle } = deploymentsOf(this.ctx);
     lifecycle.catchUp();

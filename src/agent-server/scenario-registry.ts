@@ -69,6 +69,11 @@ export class ScenarioRegistry {
    */
   use(inputs: readonly (string | ScenarioInput)[]): OverrideHandle {
     const { docs, problems } = this.read(inputs);
+    return this.useDocuments(docs, problems);
+  }
+
+  /** use() with already parsed documents (an upload); `problems` are parse problems found on the way. */
+  useDocuments(docs: readonly SourceDocument[], problems: LoadProblem[] = []): OverrideHandle {
     const hidden = new Map<string, Entry>();
     for (const e of this.entries) hidden.set(e.scenario.name, e);
     const added = this.insert(docs, problems, true);
