@@ -124,6 +124,40 @@ describe("GET /_mock/events", () => {
     await feed.next("feedback.cleared");
   });
 
+  it("each feedback event names its run, so a follower counts a run's feedback as it arrives (the inspector's runs list)", async () => {
+    feed = await Feed.open(mock.url);
+    const thread = await json(await post(`${mock.url}/threads`, {}));
+    await (await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ content: "hello" }] }, feedback_keys: ["liked", "helpful"] })).text();
+    const ended = await feed.next("run.ended");
+    const runId = ended.data.run_id;
+    const countFor = () => feed.events.filter((e) => e.event === "feedback.recorded" && e.data.run_id === runId).length;
+    expect(countFor()).toBe(0);
+    await post(ended.data.feedback_urls.liked, { score: 1 });
+    await feed.next("feedback.recorded", (d) => d.key === "liked");
+    expect(countFor()).toBe(1);
+    await post(ended.data.feedback_urls.helpful, { score: 0 });
+    await feed.next("feedback.recorded", (d) => d.key === "helpful");
+    expect(countFor()).toBe(2);
+    expect((await json(await fetch(`${mock.url}/_mock/feedback?run_id=${runId}`))).count).toBe(2);
+  });
+
+  it("the feed and a waitFor both follow the same collections: neither takes the other's place", async () => {
+    feed = await Feed.open(mock.url);
+    const waiting = mock.waitFor.run({ scenario: "hello", status: "success" });
+    const thread = await json(await post(`${mock.url}/threads`, {}));
+    await (await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ content: "hello" }] } })).text();
+    const [done] = await waiting;
+    expect((await feed.next("run.ended")).data.run_id).toBe(done!.run_id);
+    // A second feed follows alongside the first.
+    const second = await Feed.open(mock.url);
+    try {
+      await post(`${mock.url}/_mock/clock`, { advance: "1s" });
+      expect((await second.next("clock.moved", (d) => d.cause === "advance")).data).toEqual((await feed.next("clock.moved", (d) => d.cause === "advance")).data);
+    } finally {
+      second.close();
+    }
+  });
+
   it("tells of scenarios loaded and removed, the clock moved, a reset and deployments changing", async () => {
     feed = await Feed.open(mock.url);
     await fetch(`${mock.url}/_mock/scenarios`, { method: "POST", headers: { "Content-Type": "application/yaml" }, body: "name: extra\nevents: []\n" });
