@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import request from "supertest";
 import { createApp, inspectorUrl, startMockServer, type MockServer } from "../../src/index.js";
 import { EventBus } from "../../src/core/event-bus.js";
+import { Collection } from "../../src/store/collection.js";
 
 const SCENARIOS = [
   { name: "hello", match: { input: { messages: [{ content: { $contains: "hello" } }] } }, events: [{ event: "values", data: { messages: [] } }, { event: "values", delay_ms: 250, data: { messages: [{ type: "ai", content: "hi" }] } }] },
@@ -202,6 +203,26 @@ describe("the event bus", () => {
     expect(seen).toEqual([{ seq: 1, type: "x", data: 1 }, { seq: 2, type: "y", data: 2 }]);
     stop();
     expect(bus.listening).toBe(false);
+  });
+});
+
+describe("a collection's subscribers", () => {
+  it("are each told of every write until they unsubscribe; one leaving does not silence another", () => {
+    const items = new Collection<{ n: number }>("items");
+    const a: unknown[] = [];
+    const b: unknown[] = [];
+    const offA = items.subscribe((id, record, previous) => a.push([id, record?.n, previous?.n]));
+    const offB = items.subscribe((id, record) => b.push([id, record?.n]));
+    items.set("x", { n: 1 });
+    items.set("x", { n: 2 });
+    offA();
+    offA();
+    items.delete("x");
+    items.clear();
+    offB();
+    items.set("y", { n: 3 });
+    expect(a).toEqual([["x", 1, undefined], ["x", 2, 1]]);
+    expect(b).toEqual([["x", 1], ["x", 2], ["x", undefined], [undefined, undefined]]);
   });
 });
 
