@@ -76,7 +76,7 @@ export function inspectionRoutes(control: MockControl): RouteSpec[] {
       summary: "Answer once `count` feedback records match (408 after `timeout` real ms)",
       query: waitQuery("FeedbackQuery"),
       responses: { 200: `${S}FeedbackList` },
-      handler: ({ query: { count, timeout, ...filter }, scope }) => control.waitFor.feedback(filter, { count, timeout, signal: scope.signal }).then(list),
+      handler: ({ query: { count, timeout, ...filter }, scope }) => answerWait(scope.signal, control.waitFor.feedback(filter, { count, timeout, signal: scope.signal })),
     }),
     route<Wait<JournalFilter>>({
       name: "admin.wait.requests",
@@ -85,7 +85,7 @@ export function inspectionRoutes(control: MockControl): RouteSpec[] {
       summary: "Answer once `count` journaled requests match (408 after `timeout` real ms)",
       query: waitQuery("RequestsQuery"),
       responses: { 200: `${S}RequestList` },
-      handler: ({ query: { count, timeout, ...filter }, scope }) => control.waitFor.request(filter, { count, timeout, signal: scope.signal }).then(list),
+      handler: ({ query: { count, timeout, ...filter }, scope }) => answerWait(scope.signal, control.waitFor.request(filter, { count, timeout, signal: scope.signal })),
     }),
     route<Wait<RunFilter>>({
       name: "admin.wait.runs",
@@ -94,7 +94,7 @@ export function inspectionRoutes(control: MockControl): RouteSpec[] {
       summary: "Answer once `count` runs match (408 after `timeout` real ms)",
       query: waitQuery("RunsQuery"),
       responses: { 200: `${S}RunList` },
-      handler: ({ query: { count, timeout, ...filter }, scope }) => control.waitFor.run(filter, { count, timeout, signal: scope.signal }).then(list),
+      handler: ({ query: { count, timeout, ...filter }, scope }) => answerWait(scope.signal, control.waitFor.run(filter, { count, timeout, signal: scope.signal })),
     }),
   ];
 }
@@ -104,6 +104,14 @@ function waitQuery(listing: string): JsonSchema {
   const registry = schemas();
   const properties = (def: string) => registry.resolve(`${S}${def}`).properties as Record<string, JsonSchema>;
   return { type: "object", properties: { ...properties(listing), ...properties("WaitQuery") } };
+}
+
+/** A wait's listing; nothing when the client hung up (the wait stopped with its signal, and nobody reads an answer). */
+function answerWait<T>(signal: AbortSignal, waiting: Promise<T[]>): Promise<{ items: T[]; count: number } | undefined> {
+  return waiting.then(list, (err: unknown) => {
+    if (signal.aborted) return undefined;
+    throw err;
+  });
 }
 
 function list<T>(items: T[]): { items: T[]; count: number } {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ControlError, startMockServer, type MockServer } from "../../src/index.js";
 import { FILTER_KEYS } from "../../src/control-error.js";
 
@@ -115,6 +115,34 @@ describe("GET /_mock/wait/{feedback,requests,runs}: waitFor over HTTP", () => {
     expect(await json(late)).toEqual({ detail: 'waited 20 ms for 1 run matching {"scenario":"never"}; 0 matches so far' });
     expect((await fetch(`${mock.url}/_mock/wait/runs?timeout=120001`)).status).toBe(400);
     expect((await fetch(`${mock.url}/_mock/wait/runs?count=0`)).status).toBe(400);
+  });
+});
+
+describe("GET /_mock/wait/* when the client hangs up", () => {
+  it("stops the wait, quietly", async () => {
+    const waits: Promise<unknown>[] = [];
+    let reached!: () => void;
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    const real = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(mock.control), "waitFor")!.get!;
+    const spy = vi.spyOn(mock.control, "waitFor", "get").mockImplementation(function (this: typeof mock.control) {
+      const waitFor = real.call(this) as typeof mock.control.waitFor;
+      return { ...waitFor, run: (...args: Parameters<typeof waitFor.run>) => { const p = waitFor.run(...args); waits.push(p); reached(); return p; } };
+    });
+    const stderr = vi.spyOn(process.stderr, "write");
+    try {
+      const client = new AbortController();
+      const asked = fetch(`${mock.url}/_mock/wait/runs?timeout=60000`, { signal: client.signal }).catch((err: Error) => err.name);
+      // The request reached the route once the mock's wait is under way.
+      await arrived;
+      client.abort();
+      expect(await asked).toBe("AbortError");
+      await expect(waits[0]).rejects.toThrow();
+      expect((await fetch(`${mock.url}/_mock/health`)).status).toBe(200);
+      expect(stderr.mock.calls.filter(([text]) => String(text).includes("internal error"))).toEqual([]);
+    } finally {
+      spy.mockRestore();
+      stderr.mockRestore();
+    }
   });
 });
 
