@@ -16,6 +16,7 @@ import { adminDocsRoute, apiDocsModule } from "./http/api-docs-module.js";
 import { adminModule } from "./admin/index.js";
 import { MockControl } from "./mock-control.js";
 import { InspectorData } from "./inspector-data.js";
+import { wireLiveChanges } from "./live-changes.js";
 import { inspectorLink, inspectorRoutes } from "./admin/inspector-routes.js";
 import { requestLog } from "./http/request-log.js";
 import { adminGuard } from "./http/admin-guard.js";
@@ -41,6 +42,8 @@ export function createApp(options: MockOptions = {}): Express {
   app.set("query parser", "simple");
   const registrar = new Registrar(ctx);
   const agent = agentServer(ctx, options.scenarios ?? []);
+  // The change feed (`GET /_mock/events`, the inspector, thread join streams) follows the state from here on.
+  wireLiveChanges(ctx, agent);
   const control = new MockControl(ctx, agent, fixtures.documents.map((d) => d.file));
   registrar.add(adminModule(ctx, control, [adminDocsRoute(registrar), ...inspectorRoutes(ctx, new InspectorData(ctx, agent))]));
   registrar.add(apiDocsModule(registrar));

@@ -83,7 +83,7 @@ export class Journal {
   private oldest = 0;
   private nextId = 1;
   /** Told of each entry recorded; `read` builds the entry as list() returns it, only when called. */
-  onRecord: ((read: () => JournalEntry) => void) | undefined;
+  private readonly listeners = new Set<(read: () => JournalEntry) => void>();
 
   constructor(
     private readonly clock: MockClock,
@@ -170,7 +170,15 @@ export class Journal {
     const note = locals[NOTE] as Record<string, unknown> | undefined;
     if (note) entry.note = note;
     this.keep(entry);
-    this.onRecord?.(() => publicEntry(entry, this.options.showSecrets));
+    if (this.listeners.size === 0) return;
+    const read = () => publicEntry(entry, this.options.showSecrets);
+    for (const listener of this.listeners) listener(read);
+  }
+
+  /** Tells `listener` of each entry recorded from now on (the change feed, `waitFor`); returns the unsubscribe. */
+  subscribe(listener: (read: () => JournalEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   private keep(entry: StoredEntry): void {
