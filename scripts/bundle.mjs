@@ -16,6 +16,7 @@
 // for bodies the mock hardly ever reads: it is required from node_modules instead, a dependency of
 // the package's own so that it is found there (~5 small files; its code pages load on first use).
 import { readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
@@ -24,6 +25,14 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
 const ENTRIES = ["index", "cli", "vitest", "vitest-setup"];
 const EXTERNAL = new Set(["yaml", "vitest", "iconv-lite"]);
+
+/**
+ * yargs's help is laid out by cliui and wrap-ansi, which measure every word and every character with
+ * string-width 7, whose copies have no shortcut for plain ASCII text: each measure walked the text
+ * with an Intl.Segmenter and an emoji regex, two thirds of `--help`'s time. Every importer gets the
+ * one string-width yargs itself uses (8.x: the same function, answering ASCII text at once).
+ */
+const ALIAS = { "string-width": createRequire(import.meta.url).resolve("string-width") };
 
 /**
  * string-width (yargs's help layout, in three copies) builds an Intl.Segmenter when it is loaded, and
@@ -126,6 +135,7 @@ export async function bundle() {
   await build({
     input: Object.fromEntries(ENTRIES.map((name) => [name, join(DIST, "modules", `${name}.js`)])),
     platform: "node",
+    resolve: { alias: ALIAS },
     plugins: [lazyStringWidth, lazyMimeTypes, lazyRequires, jsonAsText],
     external: (id) => EXTERNAL.has(id.split("/")[0]),
     logLevel: "warn",
