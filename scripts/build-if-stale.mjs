@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // Runs `npm run build` only when dist/ is missing or older than what it is built from, so that
-// `npm ci` (which runs `prepare`) and `npm start` do not pay for tsc when nothing changed.
-// `npm pack` always builds (prepack calls `npm run build` directly); `npm test` builds through this script.
+// `npm pack` (prepack), `npm test` and `npm start` reuse what `npm ci` (prepare) has just built.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
