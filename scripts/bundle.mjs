@@ -29,14 +29,15 @@ const EXTERNAL = new Set(["yaml", "vitest", "iconv-lite"]);
 /**
  * yargs's help is laid out by cliui and wrap-ansi, which measure every word and every character with
  * string-width 7, whose copies have no shortcut for plain ASCII text: each measure walked the text
- * with an Intl.Segmenter and an emoji regex, two thirds of `--help`'s time. Every importer gets the
- * one string-width yargs itself uses (8.x: the same function, answering ASCII text at once).
+ * with an Intl.Segmenter and an emoji regex: three fifths of what `--help` cost over starting node.
+ * Every importer gets the one string-width yargs itself uses (8.x: the same function, answering
+ * plain ASCII text at once), so help, all ASCII, makes no segmenter (test/cli/cli.test.ts).
  */
 const ALIAS = { "string-width": createRequire(import.meta.url).resolve("string-width") };
 
 /**
- * string-width (yargs's help layout, in three copies) builds an Intl.Segmenter when it is loaded, and
- * its newest copy holds a `/^\p{RGI_Emoji}$/v` literal, which V8 checks against ICU's emoji data as
+ * string-width (yargs's help layout; one copy, ALIAS above) builds an Intl.Segmenter when it is loaded,
+ * and holds a `/^\p{RGI_Emoji}$/v` literal, which V8 checks against ICU's emoji data as
  * it parses the file: together two thirds of the CLI's own start-up, for widths that only `--help`
  * and error messages measure. Both are made on first use instead. Each rewrite must find what it
  * rewrites, so a string-width release that changes these lines fails the build rather than skipping it.
