@@ -33,6 +33,8 @@ let installWarnings: string[];
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "apm-install-"));
   consumer = join(work, "consumer");
+  // `npm pack` builds a stale dist/ (prepack), which would delete it under the other CLI tests: refuse instead.
+  await sh(process.execPath, ["scripts/build-if-stale.mjs", "--check"], { cwd: ROOT });
   const packed = await sh("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT });
   packOutput = packed.stderr;
   const info = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
