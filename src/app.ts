@@ -62,7 +62,7 @@ export function createApp(options: MockOptions = {}): Express {
   for (const rule of readFaultRules(options.faults ?? [])) ctx.faults.add(rule);
   // One pipeline for all four services: they live under disjoint paths (DESIGN §1).
   const steps = [
-    requestLog(ctx, options.onRequest),
+    requestLog(options.onRequest),
     inspectorLink(),
     ctx.journal.middleware(),
     // Before every /_mock route: no other web page may drive the admin API (docs/security.md).

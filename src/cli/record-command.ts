@@ -23,7 +23,7 @@ export const recordOptions = {
   format: { choices: ["yaml", "json"], default: "yaml", describe: "Scenario file format" },
   "allowed-host": { type: "array", string: true, describe: "Also accept this Host header (besides loopback names and the bound address); repeatable; * accepts any" },
   "cors-origin": { type: "array", string: true, describe: "Browser origin allowed besides loopback ones; repeatable; * allows any" },
-  "exit-with-parent": { ...serveOptions["exit-with-parent"], describe: "Exit when the process that started the proxy (npm, npx, a test runner) goes away [default: on under npm start / npx]" },
+  "exit-with-parent": { ...serveOptions["exit-with-parent"], describe: "Exit when the process that started the recorder (npm, npx, a script) goes away [default: on under npx]" },
 } as const;
 
 /**
@@ -49,6 +49,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
     }) as unknown as Argv<RecordArgs>,
   handler: async (argv: ArgumentsCamelCase<RecordArgs>) => {
     const { startRecorder } = await import("../record/proxy.js");
+    const { exitWithParent, exitsWithParent } = await import("./exit-with-parent.js");
     const recorder = await startRecorder({
       target: argv.target,
       apiKey: argv["api-key"],
@@ -70,10 +71,8 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
-    // As serve: under `npm start` / `npx` by default, so a killed runner does not leave the proxy behind.
-    if (argv["exit-with-parent"] ?? (process.env.npm_command === "exec" || process.env.npm_lifecycle_event === "start")) {
-      const { exitWithParent } = await import("./exit-with-parent.js");
-      exitWithParent(stop);
-    }
+    process.once("SIGHUP", stop);
+    // As serve does: killing the npx that started the recorder must not leave it holding its port.
+    if (exitsWithParent(argv["exit-with-parent"])) exitWithParent(stop);
   },
 };

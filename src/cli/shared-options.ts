@@ -11,6 +11,7 @@ export const serveOptions = {
   "api-key": { type: "string", describe: "Require this X-Api-Key on the control plane, agent server and tracing API" },
   "admin-token": { type: "string", describe: "Require Authorization: Bearer <token> on /_mock routes" },
   "tracing-port": { type: "string", describe: "Also serve on this port, as a separate origin for the tracing service" },
+  clock: { choices: ["auto", "manual"], default: "auto", describe: "With --seed: auto lets each wait (a scenario's delay_ms) jump the clock ahead by itself; manual keeps a run waiting until the clock is moved (POST /_mock/clock), so a script can watch or cancel it mid-run" },
   lifecycle: { choices: ["immediate", "timed", "manual"], default: "immediate", describe: "How deployment revisions move through their states" },
   "lifecycle-step": { type: "string", default: "30s", describe: "Duration of one lifecycle step in timed mode" },
   "heartbeat-ms": { type: "string", default: 5000, describe: "Interval of : heartbeat comments on idle streams (mock time)" },

@@ -62,6 +62,11 @@ type StoredEntry = Omit<JournalEntry, "body" | "received_at" | "headers" | "quer
 /** Where a request's notes wait in `res.locals` until the request is recorded. */
 const NOTE = "journalNote";
 
+/** What the mock noted on this response's request so far (the scenario that answered, its run…), if anything. */
+export function noteOf(locals: Record<string, unknown>): Readonly<Record<string, unknown>> | undefined {
+  return locals[NOTE] as Record<string, unknown> | undefined;
+}
+
 const NO_QUERY: Readonly<Record<string, never>> = Object.freeze({});
 
 /** The stored body of every request without one (most of them). */
