@@ -10,7 +10,6 @@ import { agentServer, agentServerModule } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
 import { Registrar } from "./http/registrar.js";
 import { pipeline } from "./http/pipeline.js";
-import { setAppEntry } from "./http/app-entry.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
 import { adminDocsRoute, apiDocsModule } from "./http/api-docs-module.js";
 import { adminModule } from "./admin/index.js";
@@ -70,8 +69,6 @@ export function createApp(options: MockOptions = {}): Express {
   const onError = errorHandler();
   app.use(pipeline(steps));
   app.use(onError);
-  // The same two layers for startMockServer's servers, without express's router (http/app-entry.ts).
-  setAppEntry(app, steps, onError);
   ctx.markStarted();
   // What start-up found valid, for the next process (src/schemas/remembered-checks.ts).
   saveRememberedChecks();
