@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import type { MockContext } from "../context.js";
+import { exchangeOf } from "./exchange.js";
 
 /** One finished request, as `onRequest` (MockOptions) receives it: what the CLI prints per request. */
 export interface RequestLogEntry {
@@ -38,7 +39,7 @@ export function requestLog(ctx: MockContext, onRequest: ((entry: RequestLogEntry
       const location = res.getHeader("content-location");
       const runId = typeof location === "string" ? RUN_LOCATION.exec(location)?.[1] : undefined;
       const scenario = runId ? ctx.data.runs.get(runId)?.scenario : undefined;
-      onRequest({ method: req.method, path, status: res.statusCode, durationMs: performance.now() - started, scenario, fault: res.locals.fault as RequestLogEntry["fault"], admin: path.startsWith("/_mock"), aborted });
+      onRequest({ method: req.method, path, status: res.statusCode, durationMs: performance.now() - started, scenario, fault: exchangeOf(res).fault, admin: path.startsWith("/_mock"), aborted });
     };
     res.on("finish", () => finish(false));
     res.on("close", () => finish(!res.writableFinished));

@@ -3,7 +3,7 @@ import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { MockContext } from "../../src/context.js";
 import { detailError } from "../../src/http/http-error.js";
-import { errorHandler, notFound } from "../../src/http/fallback.js";
+import { errorHandler } from "../../src/http/fallback.js";
 import { fastApiInvalid } from "../../src/http/pydantic-issues.js";
 import { Registrar } from "../../src/http/registrar.js";
 import { takeResponseMismatches } from "../../src/http/response-check.js";
@@ -53,9 +53,8 @@ function appWith(options: { apiKey?: string; checkResponses?: boolean } = {}) {
   app.use(ctx.journal.middleware());
   const registrar = new Registrar(ctx);
   registrar.add(module);
-  app.use(registrar.dispatch);
-  app.use(notFound(ctx.routes));
-  app.use(errorHandler());
+  registrar.mountOn(app);
+  app.use(errorHandler(ctx.clock));
   return app;
 }
 
