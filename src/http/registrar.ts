@@ -4,7 +4,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from "e
 import type { MockContext } from "../context.js";
 import { schemas } from "../schemas/registry.js";
 import { exchangeOf, type Exchange, type MountedRoute, type RouteTarget, type Stage } from "./exchange.js";
-import { sseEventsOf, type RouteSpec } from "./route.js";
+import { sseEventsOf, type InjectRequest, type InjectResponse, type RouteSpec } from "./route.js";
 import type { ServiceModule } from "./service-module.js";
 import { authenticate, cors } from "./stages/authenticate.js";
 import { checkOutput } from "./stages/check-output.js";
@@ -17,21 +17,6 @@ import { errorAnswer, write } from "./stages/write.js";
 
 export type { MountedRoute } from "./exchange.js";
 
-/** A request run through the routes in-process (`Registrar.inject`). */
-export interface InjectRequest {
-  method: string;
-  /** Path and query: `/_fixtures/mcp/acme/token?x=1`. */
-  url: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-/** What `inject` answers: status, headers (lowercase names) and the body as text. */
-export interface InjectResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
 
 /**
  * Serves the modules' declared routes. Each request goes through named stages (src/http/stages/):
@@ -104,7 +89,7 @@ export class Registrar {
    * is not listening on its own origin). It is the same path as a request over HTTP, validation and
    * faults included; it is not journaled.
    */
-  inject(request: InjectRequest): Promise<InjectResponse> {
+  readonly inject = (request: InjectRequest): Promise<InjectResponse> => {
     const app = this.app;
     if (!app) return Promise.reject(new Error("inject() before the routes are mounted"));
     return new Promise((resolve) => {
@@ -127,7 +112,7 @@ export class Registrar {
       expressReq.originalUrl = request.url;
       this.middleware(expressReq, expressRes, (() => undefined) as NextFunction);
     });
-  }
+  };
 
   /** The stages of a route, in order: only those its declaration and module need. */
   private stagesOf(route: MountedRoute): Stage[] {
@@ -139,7 +124,7 @@ export class Registrar {
     // After the body is read (a rule can match on it) and before validation: a fault plays the
     // network, which fails whatever the request says. The admin API is never faulted.
     if (!module.control) stages.push(fault(this.ctx.faults, this.ctx.clock));
-    stages.push(validateInput(this.ctx), handle);
+    stages.push(validateInput(this.ctx, this.inject), handle);
     return stages;
   }
 

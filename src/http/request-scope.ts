@@ -23,6 +23,7 @@ export class HttpRequestScope implements RequestScope {
     private readonly x: Exchange,
     private readonly ctx: MockContext,
     readonly mount: Record<string, string>,
+    readonly inject: RequestScope["inject"],
   ) {
     this.req = x.req;
     this.method = x.req.method;

@@ -66,6 +66,27 @@ export interface RequestScope {
   streamFault: StreamFault | undefined;
   /** Adds facts to this request's journal entry (the scenario that answered, near misses…). */
   note(facts: Record<string, unknown>): void;
+  /**
+   * Runs a request to another of the mock's routes in-process, through the same stages as one over
+   * HTTP (the fixture MCP servers, when the mock does not listen on the origin a URL names).
+   */
+  inject(request: InjectRequest): Promise<InjectResponse>;
+}
+
+/** A request run through the routes in-process (`RequestScope.inject`). */
+export interface InjectRequest {
+  method: string;
+  /** Path and query: `/_fixtures/mcp/acme/token?x=1`. */
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** What `inject` answers: status, headers (lowercase names) and the body as text. */
+export interface InjectResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
 }
 
 /** A JSON answer (or none, without a body) other than the route's first declared status. */

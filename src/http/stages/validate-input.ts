@@ -2,7 +2,7 @@ import type { MockContext } from "../../context.js";
 import { schemas } from "../../schemas/registry.js";
 import { readPart } from "../request-input.js";
 import { HttpRequestScope } from "../request-scope.js";
-import type { RouteSpec } from "../route.js";
+import type { RequestScope, RouteSpec } from "../route.js";
 import type { RequestProblem } from "../service-module.js";
 import type { Exchange, MountedRoute, Stage } from "../exchange.js";
 
@@ -11,7 +11,7 @@ import type { Exchange, MountedRoute, Stage } from "../exchange.js";
  * for the journal): query and header text converted as pydantic does, defaults filled, `format: uuid`
  * lowercased. Every problem is answered at once, in the route's or module's style.
  */
-export function validateInput(ctx: MockContext): Stage {
+export function validateInput(ctx: MockContext, inject: RequestScope["inject"]): Stage {
   return (x) => {
     const route = x.route as MountedRoute;
     const { module, spec } = route;
@@ -41,6 +41,6 @@ export function validateInput(ctx: MockContext): Stage {
       else body = read("body", spec.body, body === undefined ? spec.emptyBody : body);
     }
     if (problems.length) throw (spec.invalid ?? module.invalid)(problems);
-    x.input = { params, query: query as Record<string, unknown>, headers: headers as Record<string, unknown>, body, scope: new HttpRequestScope(x as Exchange, ctx, mount) };
+    x.input = { params, query: query as Record<string, unknown>, headers: headers as Record<string, unknown>, body, scope: new HttpRequestScope(x as Exchange, ctx, mount, inject) };
   };
 }
