@@ -32,6 +32,7 @@ export type ServeArgs = {
   "headers-timeout-ms": number;
   "request-timeout-ms": number;
   "stream-stall-ms": number;
+  "check-responses"?: boolean;
 };
 
 /**
