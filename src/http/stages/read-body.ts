@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from "express";
 import { perProcess } from "../../core/memo.js";
 import { bodyProblem } from "../json-body.js";
-import { jsonBody } from "../json-parser.js";
+import { DEFAULT_BODY_LIMIT, jsonBody } from "../json-parser.js";
 import type { RouteSpec } from "../route.js";
 import type { ServiceModule } from "../service-module.js";
 import type { Stage } from "../exchange.js";
@@ -26,14 +26,15 @@ export function readBody(kind: BodyKind, limit: string | undefined, bodyError: S
 }
 
 /** The parsers by body limit, shared by every module and mock of the process: they keep nothing between requests. */
-const parsersFor = perProcess((limit: string | undefined): Record<BodyKind, RequestHandler> => {
+const parsersFor = perProcess((given: string | undefined): Record<BodyKind, RequestHandler> => {
+  const limit = given ?? DEFAULT_BODY_LIMIT;
   const json = jsonBody(limit);
-  const form = express.urlencoded({ extended: false, limit: limit ?? "1mb" });
+  const form = express.urlencoded({ extended: false, limit });
   return {
     json,
     // OAuth endpoints take forms (RFC 6749) and JSON (RFC 7591 registration).
     "json-or-form": (req, res, next) => (/^application\/x-www-form-urlencoded/i.test(req.headers["content-type"] ?? "") ? form(req, res, next) : json(req, res, next)),
-    text: express.text({ type: () => true, limit: limit ?? "1mb" }),
-    raw: express.raw({ type: () => true, limit: limit ?? "1mb" }),
+    text: express.text({ type: () => true, limit }),
+    raw: express.raw({ type: () => true, limit }),
   };
 });
