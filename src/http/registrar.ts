@@ -92,7 +92,7 @@ export class Registrar {
   readonly inject = (request: InjectRequest): Promise<InjectResponse> => {
     const app = this.app;
     if (!app) return Promise.reject(new Error("inject() before the routes are mounted"));
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const body = Buffer.from(request.body ?? "");
       const socket = new Socket();
       const req = new IncomingMessage(socket);
@@ -101,7 +101,7 @@ export class Registrar {
       req.headers = { host: "localhost", ...lowercase(request.headers ?? {}), "content-length": String(body.length) };
       req.push(body);
       req.push(null);
-      const res = new InjectedResponse(req, resolve);
+      const res = new InjectedResponse(req, resolve, reject);
       Object.setPrototypeOf(req, app.request);
       Object.setPrototypeOf(res, Object.assign(Object.create(app.response as object) as object, InjectedResponse.methods));
       const expressReq = req as Request;
@@ -180,6 +180,7 @@ class InjectedResponse extends ServerResponse {
   constructor(
     req: IncomingMessage,
     readonly done: (answer: InjectResponse) => void,
+    readonly failed: (err: Error) => void,
   ) {
     super(req);
   }
@@ -195,6 +196,11 @@ class InjectedResponse extends ServerResponse {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(this.getHeaders())) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
       this.done({ status: this.statusCode, headers, body: Buffer.concat(this.chunks).toString("utf8") });
+      return this;
+    },
+    /** A hang-up (a fault rule's, a run that drops its connection): as `fetch` sees one, a failed request. */
+    destroy(this: InjectedResponse): InjectedResponse {
+      this.failed(new Error("the mock closed the connection without an answer"));
       return this;
     },
   };

@@ -203,3 +203,10 @@ describe("the route registrar", () => {
     expect((await registrar.inject({ method: "GET", url: "/nothing" })).status).toBe(404);
   });
 });
+
+describe("inject", () => {
+  it("fails as fetch does when the route hangs up", async () => {
+    const app = appWith();
+    await expect((app.locals.registrar as Registrar).inject({ method: "GET", url: "/gone" })).rejects.toThrow("the mock closed the connection without an answer");
+  });
+});

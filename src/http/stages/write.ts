@@ -82,11 +82,13 @@ async function drip(res: Response, bytes: Buffer, size: number, everyMs: number,
 }
 
 function hangUp(res: Response, how: HangUp["how"]): void {
-  const socket = res.req.socket;
-  if (how === "reset") socket.resetAndDestroy();
+  // A response waiting behind a pipelined one has no socket yet; an in-process request has none at all
+  // (its request's socket never connected): then the response itself is what closes.
+  const socket = res.socket ?? (how !== "end" && res.req.socket.remoteAddress !== undefined ? res.req.socket : null);
+  if (!socket) res.destroy();
+  else if (how === "reset") socket.resetAndDestroy();
   else if (how === "destroy") socket.destroy();
-  else if (res.socket) res.socket.end();
-  else res.destroy();
+  else socket.end();
 }
 
 /**
