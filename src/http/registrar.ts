@@ -17,12 +17,11 @@ import { errorAnswer, write } from "./stages/write.js";
 
 export type { MountedRoute } from "./exchange.js";
 
-
 /**
  * Serves the modules' declared routes. Each request goes through named stages (src/http/stages/):
  * match → CORS and authenticate → read body → fault → validate input → handle → check output → write,
- * carrying one Exchange from stage to stage. Each route's stage list is made when it is mounted, with
- * only the stages it needs. The route matcher (the context's `routes`) is the one list of routes: it
+ * carrying one Exchange from stage to stage. Each route's stage list has only the stages it needs,
+ * and is made on the route's first request (a mock is started per test, which calls a few of its routes). The route matcher (the context's `routes`) is the one list of routes: it
  * answers the match, 404 and 405, and is the source of the OpenAPI documents.
  */
 export class Registrar {
@@ -48,7 +47,6 @@ export class Registrar {
       for (const spec of module.routes) {
         const route: MountedRoute = { module, spec, path: prefix + spec.path, prefix, mountNames };
         this.ctx.routes.add(spec.method, route.path, route);
-        this.stages.set(route, this.stagesOf(route));
         if ((spec.cors ?? module.cors) && !preflights.has(route.path)) preflights.set(route.path, { preflight: this.corsPolicy });
       }
     }
@@ -69,7 +67,8 @@ export class Registrar {
     const x = exchangeOf(res);
     let stages: Stage[];
     try {
-      stages = this.stages.get(match(x, this.ctx.routes)) as Stage[];
+      const target = match(x, this.ctx.routes);
+      stages = this.stages.get(target) ?? this.stagesOf(target as MountedRoute);
     } catch (err) {
       x.answer = { value: errorAnswer(err, x) };
       return this.finish(x);
@@ -125,6 +124,7 @@ export class Registrar {
     // network, which fails whatever the request says. The admin API is never faulted.
     if (!module.control) stages.push(fault(this.ctx.faults, this.ctx.clock));
     stages.push(validateInput(this.ctx, this.inject), handle);
+    this.stages.set(route, stages);
     return stages;
   }
 
