@@ -33,6 +33,7 @@ export type ServeArgs = {
   "headers-timeout-ms": number;
   "request-timeout-ms": number;
   "stream-stall-ms": number;
+  "check-responses"?: boolean;
 };
 
 /** What yargs's types cannot say of serve's options; throws a message saying what is wrong. Run by yargs after parsing. */

@@ -39,6 +39,7 @@ export async function serve(argv: ServeArgs): Promise<void> {
       headersTimeoutMs: argv["headers-timeout-ms"],
       requestTimeoutMs: argv["request-timeout-ms"],
       streamStallMs: argv["stream-stall-ms"],
+      checkResponses: argv["check-responses"] || undefined,
       onRequest: (entry) => out.request(entry),
       // Start-up is synchronous: this runs inside it, so it writes at once (stderr: not for tools).
       onProgress: ({ task, done, total }) => {

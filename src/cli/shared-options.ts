@@ -28,4 +28,5 @@ export const serveOptions = {
   "headers-timeout-ms": { type: "number", default: 10000, describe: "Wall-clock ms a client has to send its request headers" },
   "request-timeout-ms": { type: "number", default: 30000, describe: "Wall-clock ms a client has to send its whole request (responses and streams are not limited)" },
   "stream-stall-ms": { type: "number", default: 30000, describe: "Wall-clock ms a stream may stay unread before it is dropped like a disconnect" },
+  "check-responses": { type: "boolean", default: false, describe: "Check every answer and stream event against its route's declared schema; a mismatch is warned about and noted in /_mock/requests" },
 } satisfies Record<string, Options>;

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { noteOf } from "./journal.js";
+import { exchangeOf } from "./exchange.js";
 
 /** One finished request, as `onRequest` (MockOptions) receives it: what the CLI prints per request. */
 export interface RequestLogEntry {
@@ -34,9 +34,10 @@ export function requestLog(onRequest: ((entry: RequestLogEntry) => void) | undef
       done = true;
       // The facts the request noted for its journal entry: a run names its scenario there as it starts,
       // whatever way its answer is then written (a stream's head goes out with writeHead).
-      const noted = noteOf(res.locals)?.scenario;
+      const x = exchangeOf(res);
+      const noted = x.note?.scenario;
       const scenario = typeof noted === "string" ? noted : undefined;
-      onRequest({ method: req.method, path, status: res.statusCode, durationMs: performance.now() - started, scenario, fault: res.locals.fault as RequestLogEntry["fault"], admin: path.startsWith("/_mock"), aborted });
+      onRequest({ method: req.method, path, status: res.statusCode, durationMs: performance.now() - started, scenario, fault: x.fault, admin: path.startsWith("/_mock"), aborted });
     };
     res.on("finish", () => finish(false));
     res.on("close", () => finish(!res.writableFinished));

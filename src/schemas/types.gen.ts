@@ -426,7 +426,7 @@ export interface JournalEntry {
   };
   received_at: string;
   /**
-   * What the mock noted while answering: {scenario, turn, run_id} for a run it created, or {near_miss: [reasons]} when no scenario matched
+   * What the mock noted while answering: {scenario, turn, run_id} for a run it created, {near_miss: [reasons]} when no scenario matched, {response_mismatches: [reasons]} when the answer did not fit its declaration (checkResponses)
    */
   note?: {
     [k: string]: unknown | undefined;
