@@ -26,13 +26,13 @@ const ENTRIES = ["index", "cli", "vitest", "vitest-setup"];
 const EXTERNAL = new Set(["yaml", "vitest", "iconv-lite"]);
 
 /**
-/**
  * yargs's help is laid out by cliui and wrap-ansi, which measure every word with string-width; their
  * own copies (7.x) walk even plain ASCII text with an Intl.Segmenter. Every importer gets the one
  * string-width yargs itself uses (8.x, which answers plain ASCII at once): one copy, not a rewrite.
  */
 const ALIAS = { "string-width": createRequire(import.meta.url).resolve("string-width") };
 
+/**
  * JSON files the bundled packages require (mime-db's table of types, iconv-lite's code pages: ~0.5 MB)
  * go in as JSON.parse of a string, as node's require reads them, instead of object literals: V8 scans
  * a string literal far faster than it parses a literal of that size, and a JSON key `__proto__` stays
