@@ -59,5 +59,6 @@ describe("no request produces a 500 or a stack trace", () => {
     await request(base).get("/_mock/requests").expect(200);
     await request(base).get("/_mock/feedback").expect(200);
     await request(base).get("/_mock/health").expect(200);
-  });
+    // Each case walks every route of every service (several hundred requests): more than one test's usual time on a busy machine.
+  }, 60_000);
 });
