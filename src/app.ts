@@ -19,6 +19,7 @@ import { InspectorData } from "./inspector-data.js";
 import { inspectorLink, inspectorRoutes } from "./admin/inspector-routes.js";
 import { requestLog } from "./http/request-log.js";
 import { adminGuard } from "./http/admin-guard.js";
+import { originCheck } from "./http/origin-check.js";
 import { adminErrors } from "./admin/errors.js";
 import { saveRememberedChecks } from "./schemas/remembered-checks.js";
 
@@ -64,6 +65,8 @@ export function createApp(options: MockOptions = {}): Express {
     ctx.journal.middleware(),
     // Before every /_mock route: no other web page may drive the admin API (docs/security.md).
     adminGuard({ origins: options.corsOrigins, publicUrl: options.publicUrl, errors: adminErrors }),
+    // No other web page may change the services' state either (docs/security.md).
+    originCheck({ origins: options.corsOrigins, ownUrls: [options.publicUrl, options.tracingUrl] }),
     registrar.dispatch,
     notFound(ctx.routes),
   ];

@@ -3,6 +3,7 @@ import type { MockContext } from "../context.js";
 import { cors as corsHandler } from "./cors.js";
 import { bodyProblem } from "./json-body.js";
 import { jsonBody } from "./json-parser.js";
+import { jsonContentOnly } from "./json-content-type.js";
 import { readPart } from "./request-input.js";
 import { RawJson } from "./raw-json.js";
 import { schemas } from "../schemas/registry.js";
@@ -267,7 +268,7 @@ function bodyParsers(limit: string | undefined): Parsers {
   const form = express.urlencoded({ extended: false, limit: limit ?? "1mb" });
   const text = express.text({ type: () => true, limit: limit ?? "1mb" });
   return {
-    json: [json],
+    json: [jsonContentOnly(json, limit)],
     // OAuth endpoints take forms (RFC 6749) and JSON (RFC 7591 registration).
     "json-or-form": [
       (req, res, next) => (/^application\/x-www-form-urlencoded/i.test(req.headers["content-type"] ?? "") ? form(req, res, next) : json(req, res, next)),

@@ -60,11 +60,11 @@ describe("hostile input", () => {
   it("a deep feedback body is refused and not stored; the feedback listing keeps answering", async () => {
     const token = issueFeedbackToken(mockOf(app).context, mockOf(app).context.tracingUrl(), { run_id: RUN_ID, feedback_key: "user_liked", thread_id: THREAD_ID, assistant_id: "agent", scenario: "base" });
     const path = new URL(token.url).pathname;
-    await request(app).post(path).set("Content-Type", "text/plain").send(`{"score": 1, "metadata": ${deepObject(2000)}}`).expect(422);
+    await request(app).post(path).set("Content-Type", "application/json").send(`{"score": 1, "metadata": ${deepObject(2000)}}`).expect(422);
     await request(app).post("/api/v1/feedback").send(`{"run_id": "${RUN_ID}", "key": "k", "value": ${deepArray(10_000)}}`).set("Content-Type", "application/json").expect(422);
     expect((await request(app).get("/_mock/feedback").expect(200)).body).toEqual({ items: [], count: 0 });
     expect(mockOf(app).feedback()).toEqual([]);
-    await request(app).post(path).set("Content-Type", "text/plain").send('{"score": 1}').expect(200);
+    await request(app).post(path).set("Content-Type", "application/json").send('{"score": 1}').expect(200);
     expect((await request(app).get("/_mock/feedback").expect(200)).body.count).toBe(1);
   });
 
