@@ -45,6 +45,8 @@ export const agentErrors = {
     const issue = toPydanticIssues(first.errors, first.part, first.data)[0];
     return detailError(422, issue ? `${issue.loc.slice(1).join(".")}: ${issue.msg}` : "Invalid query");
   },
+  /** A store item's `ttl` that would expire it past the clock's last instant (the mock's text; nothing is stored). */
+  storeTtlOutOfRange: (ttl: number) => detailError(422, `ttl ${ttl} minutes expires the item past the last instant the clock can hold; use null for an item that never expires`),
   /** [real] */
   invalidThreadId: () => detailError(422, "Invalid thread ID: must be a UUID"),
   /** [real] */

@@ -134,7 +134,7 @@ export class Faults {
       case "latency": {
         const controller = new AbortController();
         res.once("close", () => controller.abort());
-        this.clock.sleep(this.latencyMs(p), controller.signal).then(() => next(), () => undefined);
+        this.clock.delay(this.latencyMs(p), controller.signal).then(() => next(), () => undefined);
         return;
       }
       case "status": {
@@ -193,7 +193,7 @@ export class Faults {
     res.once("close", () => controller.abort());
     try {
       for (let at = 0; at < bytes.length; at += size) {
-        if (at > 0) await this.clock.sleep(everyMs, controller.signal);
+        if (at > 0) await this.clock.delay(everyMs, controller.signal);
         res.write(bytes.subarray(at, at + size));
       }
       res.end();
