@@ -5,6 +5,7 @@ import type { MockContext } from "../context.js";
 import { codePath } from "../core/code-root.js";
 import type { BusEvent } from "../core/event-bus.js";
 import { object, route, type RouteSpec } from "../http/route.js";
+import { adminErrors } from "./errors.js";
 import type { InspectorData } from "../inspector-data.js";
 
 /** Where the page lives on every mock; `MockServer.inspectorUrl` and the start banner show it. */
@@ -16,6 +17,11 @@ export function inspectorUrl(origin: string): string {
 }
 
 const S = "admin/inspector.json#/$defs/";
+
+/** Change-feed clients one mock serves at once; another is answered 503 (docs/security.md). */
+export const FEED_MAX_CLIENTS = 32;
+/** Bytes of events a feed client may leave unread before it is dropped (docs/security.md). */
+export const FEED_BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** The page's files (the build copies src/admin/inspector to dist/admin/inspector). */
 const DIR = codePath("admin", "inspector");
@@ -61,15 +67,23 @@ export function inspectorRoutes(ctx: MockContext, data: InspectorData): RouteSpe
       summary: "The mock's own changes as server-sent events (docs/inspector.md); nothing is replayed",
       responses: { 200: { sse: true } },
       handler: ({ scope }, res) => {
+        if (open.size >= FEED_MAX_CLIENTS) throw adminErrors.tooManyFeedClients(FEED_MAX_CLIENTS);
         res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" });
         res.write(": agent-platform-mock change feed\n\nretry: 1000\n\n");
         const unsubscribe = ctx.events.subscribe((e: BusEvent) => {
+          // What the socket has not taken yet waits in memory: a client that stops reading would
+          // otherwise hold every later change. Past the budget it is dropped like a disconnect.
           res.write(`event: ${e.type}\nid: ${e.seq}\ndata: ${JSON.stringify(e.data)}\n\n`);
+          if (res.writableLength > FEED_BUDGET_BYTES) drop();
         });
         open.add(res);
         const stop = () => {
           unsubscribe();
           open.delete(res);
+        };
+        const drop = () => {
+          stop();
+          res.destroy();
         };
         scope.signal.addEventListener("abort", stop, { once: true });
         res.on("close", stop);

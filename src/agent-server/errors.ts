@@ -136,6 +136,9 @@ function jsonschemaMessage(errors: readonly ErrorObject[]): string {
       return `${value} is not a "${String(p.format)}"${where}`;
     case "anyOf":
       return `${value} is not valid under any of the given schemas${where}`;
+    case "maxItems":
+      // jsonschema's words, without quoting a list that may be megabytes long.
+      return `${Array.isArray(e.data) ? e.data.length : "the"} items is too long: at most ${String(p.limit)} are allowed${where}`;
     default:
       return `${value} ${e.message ?? "is not valid"}${where}`;
   }

@@ -56,7 +56,8 @@ export function protocolRoutes(ctx: MockContext, runs: RunService): RouteSpec[] 
       responses: { 200: { sse: true }, 400: "common/errors.json#/$defs/HTTPError" },
       handler: ({ params, headers, body }, res) => {
         const writer = openStream(res, {}, ctx.options.streamStallMs);
-        const detach = sessions.of(params.thread_id).attach(
+        const detach = sessions.attach(
+          params.thread_id,
           { channels: new Set(body.channels), ...(body.namespaces ? { namespaces: body.namespaces } : {}), ...(body.depth !== undefined ? { depth: body.depth } : {}) },
           resumeAfter(body.since, headers["last-event-id"]),
           (event) => writer.event(protocolFrame(event)),
