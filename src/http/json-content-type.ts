@@ -14,17 +14,18 @@ export function isJsonContentType(type: string | undefined): boolean {
 /**
  * Service routes read a body as JSON only when it is sent as JSON, as FastAPI does (DESIGN §11): a
  * `text/plain` or form body is what another web page can send without a preflight. Such a body is
- * read as text (within the same limit) and handed on as a `not_json` body problem, which each
+ * read as UTF-8 text (within the same limit) and handed on as a `not_json` body problem, which each
  * service answers in its own shape; an empty one is no body at all. JSON goes to `parse`.
  */
 export function jsonContentOnly(parse: RequestHandler, limit: string = DEFAULT_BODY_LIMIT): RequestHandler {
-  const text = express.text({ type: () => true, limit, verify: keepRawBody });
+  // Bytes, decoded as UTF-8 whatever the charset says: FastAPI quotes the bytes it was given.
+  const raw = express.raw({ type: () => true, limit, verify: keepRawBody });
   return (req, res, next) => {
     const type = req.headers["content-type"];
     if (isJsonContentType(type)) return parse(req, res, next);
-    text(req, res, (err?: unknown) => {
+    raw(req, res, (err?: unknown) => {
       if (err) return next(err);
-      const body = typeof req.body === "string" ? req.body : "";
+      const body = Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "";
       if (body === "") {
         req.body = undefined;
         return next();
