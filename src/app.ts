@@ -19,6 +19,7 @@ import { inspectorHome, inspectorRoutes } from "./admin/inspector-routes.js";
 import { homePage } from "./http/home-page.js";
 import { requestLog } from "./http/request-log.js";
 import { adminGuard } from "./http/admin-guard.js";
+import { originCheck } from "./http/origin-check.js";
 import { adminErrors } from "./admin/errors.js";
 import { saveRememberedChecks } from "./schemas/remembered-checks.js";
 
@@ -65,6 +66,8 @@ export function createApp(options: MockOptions = {}): Express {
   app.use(ctx.journal.middleware());
   // Before every /_mock route: no other web page may drive the admin API (docs/security.md).
   app.use(adminGuard({ origins: options.corsOrigins, publicUrl: options.publicUrl, errors: adminErrors }));
+  // No other web page may change the services' state either (docs/security.md).
+  app.use(originCheck({ origins: options.corsOrigins, ownUrls: [options.publicUrl, options.tracingUrl] }));
   // The routes' stages, 404 and 405 included (src/http/stages/).
   registrar.mountOn(app);
   app.use(errorHandler(ctx.clock));

@@ -46,6 +46,8 @@ export interface MockOptions {
    * agent server and the token URLs answer any origin with `Access-Control-Allow-Origin: *` (no
    * credentials) and the admin API (`/_mock`) answers no other origin. Set: those routes answer
    * exactly these origins (with credentials), the admin API included; `"*"` allows every origin.
+   * Either way, a state change to a service is taken only without `Origin` or from a loopback
+   * origin, the mock's own or one of these (docs/security.md).
    */
   corsOrigins?: readonly string[];
   /**

@@ -38,6 +38,9 @@ export const adminErrors = {
   fromControl: (err: unknown): unknown => (err instanceof ControlError ? new HttpError(err.status, { detail: err.detail }) : err),
   /** Another web page's request (DESIGN §11); `corsOrigins` allows an origin. */
   forbiddenOrigin: (origin: string) => detailError(403, `Requests from origin ${origin} may not use the admin API; allow it with --cors-origin ${origin}`),
+  /** `GET /_mock/events` while the feed already has its maximum of clients. */
+  tooManyFeedClients: (max: number) =>
+    detailError(503, `The change feed already has ${max} clients; close one (an inspector tab) and reconnect`, { "Retry-After": "1" }),
   /** A state change whose body a plain web form could have sent. */
   unsupportedType: (contentType: string, accepted: string) =>
     detailError(415, `Content-Type must be ${accepted} for admin requests that change state; got ${JSON.stringify(contentType || "(none)")}`),

@@ -4,6 +4,8 @@ import type { MockContext } from "../context.js";
 import { codePath } from "../core/code-root.js";
 import type { BusEvent } from "../core/event-bus.js";
 import { html, object, route, sse, text, type RouteSpec, type SseSink, type TextReply } from "../http/route.js";
+import { STREAM_BUFFER_BYTES } from "../http/stream-writer.js";
+import { adminErrors } from "./errors.js";
 import type { InspectorData } from "../inspector-data.js";
 
 /** Where the page lives on every mock; `MockServer.inspectorUrl` and the start banner show it. */
@@ -15,6 +17,11 @@ export function inspectorUrl(origin: string): string {
 }
 
 const S = "admin/inspector.json#/$defs/";
+
+/** Change-feed clients one mock serves at once; another is answered 503 (docs/security.md). */
+export const FEED_MAX_CLIENTS = 32;
+/** Bytes of events a feed client may leave unread before it is dropped (docs/security.md): any stream's limit. */
+export const FEED_BUDGET_BYTES = STREAM_BUFFER_BYTES;
 
 /** The page's files (the build copies src/admin/inspector to dist/admin/inspector). */
 const DIR = codePath("admin", "inspector");
@@ -59,8 +66,10 @@ export function inspectorRoutes(ctx: MockContext, data: InspectorData): RouteSpe
       path: "/events",
       summary: "The mock's own changes as server-sent events (docs/inspector.md); nothing is replayed",
       responses: { 200: { sse: true } },
-      handler: () =>
-        sse((feed) => {
+      handler: () => {
+        if (open.size >= FEED_MAX_CLIENTS) throw adminErrors.tooManyFeedClients(FEED_MAX_CLIENTS);
+        // A client that stops reading is dropped once its unread events pass the stream buffer limit.
+        return sse((feed) => {
           feed.raw(": agent-platform-mock change feed\n\nretry: 1000\n\n");
           const unsubscribe = ctx.events.subscribe((e: BusEvent) => feed.event(`event: ${e.type}\nid: ${e.seq}\ndata: ${JSON.stringify(e.data)}\n\n`));
           open.add(feed);
@@ -68,7 +77,8 @@ export function inspectorRoutes(ctx: MockContext, data: InspectorData): RouteSpe
             unsubscribe();
             open.delete(feed);
           };
-        }),
+        });
+      },
     }),
     route<{ params: { run_id: string } }>({
       name: "admin.runs.events",

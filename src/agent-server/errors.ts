@@ -45,6 +45,8 @@ export const agentErrors = {
     const issue = toPydanticIssues(first.errors, first.part, first.data)[0];
     return detailError(422, issue ? `${issue.loc.slice(1).join(".")}: ${issue.msg}` : "Invalid query");
   },
+  /** A store item's `ttl` that would expire it past the clock's last instant (the mock's text; nothing is stored). */
+  storeTtlOutOfRange: (ttl: number) => detailError(422, `ttl ${ttl} minutes expires the item past the last instant the clock can hold; use null for an item that never expires`),
   /** [real] */
   invalidThreadId: () => detailError(422, "Invalid thread ID: must be a UUID"),
   /** [real] */
@@ -134,6 +136,9 @@ function jsonschemaMessage(errors: readonly ErrorObject[]): string {
       return `${value} is not a "${String(p.format)}"${where}`;
     case "anyOf":
       return `${value} is not valid under any of the given schemas${where}`;
+    case "maxItems":
+      // jsonschema's words, without quoting a list that may be megabytes long.
+      return `${Array.isArray(e.data) ? e.data.length : "the"} items is too long: at most ${String(p.limit)} are allowed${where}`;
     default:
       return `${value} ${e.message ?? "is not valid"}${where}`;
   }

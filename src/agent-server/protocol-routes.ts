@@ -56,7 +56,8 @@ export function protocolRoutes(ctx: MockContext, runs: RunService): RouteSpec[] 
       handler: ({ params, headers, body }) =>
         sse(
           (writer) =>
-            sessions.of(params.thread_id).attach(
+            sessions.attach(
+              params.thread_id,
               { channels: new Set(body.channels), ...(body.namespaces ? { namespaces: body.namespaces } : {}), ...(body.depth !== undefined ? { depth: body.depth } : {}) },
               resumeAfter(body.since, headers["last-event-id"]),
               (event) => writer.event(protocolFrame(event)),

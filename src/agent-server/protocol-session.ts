@@ -186,9 +186,18 @@ export function protocolSessions(ctx: MockContext): ProtocolSessions {
   return sessions;
 }
 
-/** The sessions of one mock, by thread; emptied on reset (the store they describe is gone). */
+/**
+ * The sessions of one mock, by thread; emptied on reset (the store they describe is gone). A session
+ * is kept only while its thread exists or an event stream is open on it (a stream may be opened
+ * before the thread): the others are dropped, with their event buffers, at the next Protocol v2
+ * request after the thread went (or never came, e.g. a `run.start` that was refused).
+ */
 export class ProtocolSessions {
   private readonly byThread = new Map<string, ProtocolSession>();
+  /** The threads collection's version when the sessions were last checked against it. */
+  private checkedAt = -1;
+  /** A session was made for a thread that did not exist (yet): check at the next look-up. */
+  private unchecked = false;
 
   constructor(private readonly ctx: MockContext) {
     ctx.onReset("store", () => this.byThread.clear());
@@ -196,12 +205,45 @@ export class ProtocolSessions {
 
   /** The thread's session, made on first use (the JS server's `ensureThread`). */
   of(threadId: string): ProtocolSession {
+    this.sweep();
     let session = this.byThread.get(threadId);
-    if (!session) this.byThread.set(threadId, (session = new ProtocolSession(() => this.ctx.clock.now())));
+    if (!session) {
+      this.byThread.set(threadId, (session = new ProtocolSession(() => this.ctx.clock.now())));
+      if (!this.ctx.data.threads.has(threadId)) this.unchecked = true;
+    }
     return session;
   }
 
   get(threadId: string): ProtocolSession | undefined {
+    this.sweep();
     return this.byThread.get(threadId);
+  }
+
+  /** Opens an event stream on the thread's session; the returned detach also lets the session go if nothing else keeps it. */
+  attach(threadId: string, filter: EventFilter, since: number | undefined, send: (event: ProtocolEvent) => void): () => void {
+    const session = this.of(threadId);
+    const detach = session.attach(filter, since, send);
+    return () => {
+      detach();
+      this.unchecked = true;
+    };
+  }
+
+  /** Sessions held (tests check that they go with their threads). */
+  get size(): number {
+    this.sweep();
+    return this.byThread.size;
+  }
+
+  private sweep(): void {
+    const threads = this.ctx.data.threads;
+    if (!this.unchecked && threads.version === this.checkedAt) return;
+    this.checkedAt = threads.version;
+    this.unchecked = false;
+    for (const [threadId, session] of this.byThread) {
+      if (session.sinkCount > 0 || threads.has(threadId)) continue;
+      session.detachRun?.();
+      this.byThread.delete(threadId);
+    }
   }
 }

@@ -1,5 +1,5 @@
 import type { MockContext } from "../context.js";
-import { formatTimestamp } from "../core/clock.js";
+import { formatTimestamp, instantAfter, instantAfterClamped } from "../core/clock.js";
 import type { StoreItem } from "../schemas/types.gen.js";
 
 /** A stored item: the wire fields plus its expiry and what `query` searches. */
@@ -17,6 +17,9 @@ export interface StoreItemRecord {
 }
 
 const MINUTE = 60_000;
+
+/** Distinct words of a search `query` that count; the rest are ignored (docs/security.md). */
+export const MAX_QUERY_WORDS = 64;
 
 /**
  * The agent server's store (`/store/*`): items by namespace and key, expiring on the mock clock. An
@@ -37,6 +40,8 @@ export class ItemStore {
 
   put(namespace: string[], key: string, value: Record<string, unknown>, ttl: number | null, index: false | string[] | null): void {
     const now = this.ctx.clock.now();
+    // A request's ttl was checked (ttlFits); a scenario's write at the clock's last hours ends there.
+    const expiresAt = ttl === null ? null : instantAfterClamped(now, ttl * MINUTE);
     const id = idOf(namespace, key);
     this.live();
     const existing = this.items.get(id);
@@ -47,9 +52,14 @@ export class ItemStore {
       created_at: existing?.created_at ?? now,
       updated_at: now,
       ttl,
-      expires_at: ttl === null ? null : now + ttl * MINUTE,
+      expires_at: expiresAt,
       index,
     });
+  }
+
+  /** Whether an item put now with this ttl (minutes) expires within the clock's range. */
+  ttlFits(ttl: number | null): boolean {
+    return ttl === null || instantAfter(this.ctx.clock.now(), ttl * MINUTE) !== undefined;
   }
 
   get(namespace: string[], key: string, refreshTtl: boolean): StoreItemRecord | undefined {
@@ -64,15 +74,22 @@ export class ItemStore {
 
   /**
    * Items under a namespace prefix matching `filter` (equality, or `$eq $ne $gt $gte $lt $lte` per
-   * field). Without `query`: newest update first. With one: items whose indexed text contains any of
-   * its words, most words first (the mock's stand-in for semantic search: no embeddings).
+   * field). Without `query`: newest update first. With one: items whose indexed text has any of its
+   * words, most words first (the mock's stand-in for semantic search: no embeddings). Only the first
+   * MAX_QUERY_WORDS distinct words count, and each item's words are found once per stored version of
+   * it, so a search costs the same whatever the size of the query and of the items.
    */
   search(prefix: string[], filter: Record<string, unknown>, query: string | null, limit: number, offset: number, refreshTtl: boolean): StoreItemRecord[] {
     let found = this.live().filter((i) => startsWith(i.namespace, prefix) && matchesFilter(i.value, filter));
     found.sort((a, b) => b.updated_at - a.updated_at);
     if (query) {
-      const words = query.toLowerCase().split(/\W+/).filter(Boolean);
-      const scored = found.map((item) => ({ item, score: words.filter((w) => indexedText(item).includes(w)).length }));
+      const words = queryWords(query);
+      const scored = found.map((item) => {
+        const indexed = indexedWords(item);
+        let score = 0;
+        for (const word of words) if (indexed.has(word)) score++;
+        return { item, score };
+      });
       found = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score).map((s) => s.item);
     }
     const page = found.slice(offset, offset + limit);
@@ -95,7 +112,8 @@ export class ItemStore {
 
   private refresh(item: StoreItemRecord): StoreItemRecord {
     if (item.ttl === null) return item;
-    return this.items.set(idOf(item.namespace, item.key), { ...item, expires_at: this.ctx.clock.now() + item.ttl * MINUTE });
+    // The ttl fitted when the item was put; a read near the clock's last instant ends it there.
+    return this.items.set(idOf(item.namespace, item.key), { ...item, expires_at: instantAfterClamped(this.ctx.clock.now(), item.ttl * MINUTE) });
   }
 }
 
@@ -117,10 +135,28 @@ function startsWith(ns: string[], prefix: string[]): boolean {
   return prefix.length <= ns.length && prefix.every((label, i) => label === "*" || label === ns[i]);
 }
 
-function indexedText(item: StoreItemRecord): string {
-  if (item.index === false) return "";
+/** The first MAX_QUERY_WORDS distinct words of a query, lowercased. */
+function queryWords(query: string): Set<string> {
+  const words = new Set<string>();
+  for (const match of query.toLowerCase().matchAll(/\w+/g)) {
+    words.add(match[0]);
+    if (words.size === MAX_QUERY_WORDS) break;
+  }
+  return words;
+}
+
+/** The words of an item's indexed fields, by stored value (a put stores a new value object, so a changed item is read again). */
+const wordsByValue = new WeakMap<object, { index: StoreItemRecord["index"]; words: Set<string> }>();
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+function indexedWords(item: StoreItemRecord): ReadonlySet<string> {
+  if (item.index === false) return NO_WORDS;
+  const known = wordsByValue.get(item.value);
+  if (known && known.index === item.index) return known.words;
   const parts = item.index === null ? [item.value] : item.index.map((path) => path.split(".").reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), item.value));
-  return JSON.stringify(parts).toLowerCase();
+  const words = new Set(JSON.stringify(parts).toLowerCase().match(/\w+/g) ?? []);
+  wordsByValue.set(item.value, { index: item.index, words });
+  return words;
 }
 
 const OPERATORS: Record<string, (a: unknown, b: unknown) => boolean> = {

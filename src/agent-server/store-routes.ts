@@ -1,6 +1,7 @@
 import type { MockContext } from "../context.js";
 import { reply, route, type RouteSpec } from "../http/route.js";
 import type { StoreDeleteRequest, StoreGetQuery, StoreListNamespacesRequest, StorePutRequest, StoreSearchRequest } from "../schemas/types.gen.js";
+import { agentErrors } from "./errors.js";
 import { errors } from "./route-schemas.js";
 import { ItemStore, itemResponse, parseNamespace } from "./store-items.js";
 
@@ -17,6 +18,7 @@ export function storeRoutes(ctx: MockContext): RouteSpec[] {
       body: `${STORE}StorePutRequest`,
       responses: { 204: null, ...errors(422) },
       handler: ({ body }) => {
+        if (!store.ttlFits(body.ttl ?? null)) throw agentErrors.storeTtlOutOfRange(body.ttl as number);
         store.put(body.namespace, body.key, body.value, body.ttl ?? null, body.index ?? null);
         return reply(204);
       },

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { MockContext } from "../context.js";
-import { formatTimestamp } from "../core/clock.js";
+import { formatTimestamp, instantAfterClamped } from "../core/clock.js";
 import type { RequestScope } from "../http/route.js";
 import type { AuthAuthenticateRequest, AuthAuthenticateResponse, AuthWaitResponse } from "../schemas/types.gen.js";
 import { controlPlaneErrors } from "./errors.js";
@@ -211,7 +211,7 @@ export class AgentAuth {
       replaces,
       status: "pending",
       token_id: null,
-      expires_at: this.ctx.clock.now() + AUTH_FLOW_TTL_MS,
+      expires_at: instantAfterClamped(this.ctx.clock.now(), AUTH_FLOW_TTL_MS),
     });
   }
 
@@ -247,7 +247,7 @@ export class AgentAuth {
   }
 
   private expiry(grant: TokenGrant): number | null {
-    return grant.expires_in === null ? null : this.ctx.clock.now() + grant.expires_in * 1000;
+    return grant.expires_in === null ? null : instantAfterClamped(this.ctx.clock.now(), grant.expires_in * 1000);
   }
 
   private async sleepUntilWoken(authId: string, ms: number, signal: AbortSignal): Promise<void> {

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MockContext } from "../context.js";
+import { instantAfterClamped } from "../core/clock.js";
 import type { Collection } from "../store/collection.js";
 import { fixtureServerUrls, type FixtureAnswer, type FixtureCall } from "./mcp-fixture-servers.js";
 import { mcpFixtureErrors, NO_STORE } from "./mcp-fixture-errors.js";
@@ -100,7 +101,7 @@ export class McpFixtureOAuth {
       code_challenge: challenge,
       code_challenge_method: method,
       scope: query.scope ?? server.scopes.join(" "),
-      expires_at: this.ctx.clock.now() + CODE_TTL_MS,
+      expires_at: instantAfterClamped(this.ctx.clock.now(), CODE_TTL_MS),
     });
     return back({ code });
   }
@@ -165,8 +166,8 @@ export class McpFixtureOAuth {
   private issue(client: FixtureClient, scope: string, now: number): FixtureAnswer {
     const access = this.ctx.random.hex(40);
     const refresh = this.ctx.random.hex(40);
-    this.tokens.set(access, { kind: "access", client_id: client.client_id, slug: client.slug, scope, expires_at: now + ACCESS_TTL_S * 1000 });
-    this.tokens.set(refresh, { kind: "refresh", client_id: client.client_id, slug: client.slug, scope, expires_at: now + REFRESH_TTL_MS });
+    this.tokens.set(access, { kind: "access", client_id: client.client_id, slug: client.slug, scope, expires_at: instantAfterClamped(now, ACCESS_TTL_S * 1000) });
+    this.tokens.set(refresh, { kind: "refresh", client_id: client.client_id, slug: client.slug, scope, expires_at: instantAfterClamped(now, REFRESH_TTL_MS) });
     return { status: 200, headers: NO_STORE, body: { access_token: access, token_type: "Bearer", expires_in: ACCESS_TTL_S, refresh_token: refresh, scope } };
   }
 }

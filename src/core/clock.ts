@@ -20,11 +20,43 @@ export interface ClockOptions {
   autoAdvance?: boolean;
 }
 
-/** The last instant a JavaScript Date can hold (+275760-09-13T00:00:00Z); the clock never passes it. */
-export const MAX_INSTANT = 8.64e15;
+/**
+ * The clock's range: what the services' timestamps can say (`9999-12-31T23:59:59.999000+00:00`, the
+ * end of Python's datetime and of RFC 3339's four-digit years). The clock never passes it, and no
+ * stored time is outside it.
+ */
+export const MAX_INSTANT = 253_402_300_799_999;
+/** `0001-01-01T00:00:00Z`, the first instant a timestamp can say. */
+export const MIN_INSTANT = -62_135_596_800_000;
+
+/** Whether an instant is one the clock can hold (every stored time must be; see `instantAfter`). */
+export function inClockRange(instant: number): boolean {
+  return instant >= MIN_INSTANT && instant <= MAX_INSTANT;
+}
+
+/**
+ * `start + ms` when the clock can hold it, else undefined: every time sum a request asks for is
+ * checked with this, so that one past the last instant is refused (4xx) instead of stored.
+ */
+export function instantAfter(start: number, ms: number): number | undefined {
+  const sum = start + ms;
+  return inClockRange(sum) ? sum : undefined;
+}
+
+/**
+ * `start + ms`, held at the clock's range: for the mock's own lifetimes (a code valid 10 minutes,
+ * a flow's expiry), which near the last instant simply end there.
+ */
+export function instantAfterClamped(start: number, ms: number): number {
+  const sum = start + ms;
+  return Number.isNaN(sum) ? MAX_INSTANT : Math.max(MIN_INSTANT, Math.min(MAX_INSTANT, sum));
+}
 
 /** Where a seeded mock's clock starts, unless the options say otherwise. */
 export const DEFAULT_FIXED_START = Date.parse("2026-01-15T09:00:00.000Z");
+
+/** The longest timeout node keeps (2^31-1 ms, about 24.8 days). */
+const MAX_TIMEOUT = 2_147_483_647;
 
 interface Sleeper {
   due: number;
@@ -52,7 +84,9 @@ export class MockClock {
   }
 
   now(): number {
-    return this.mode === "fixed" ? this.fixedNow : Date.now() + this.offset;
+    if (this.mode === "fixed") return this.fixedNow;
+    // Wall time keeps going: a real clock set near its last instant stays there instead of passing it.
+    return Math.min(Date.now() + this.offset, MAX_INSTANT);
   }
 
   /** The current time as the Python services write it: microseconds and an explicit UTC offset. */
@@ -62,19 +96,19 @@ export class MockClock {
 
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError("the clock only moves forward");
-    // Past the last instant a Date can hold no timestamp could be written: every request would fail.
+    // Past the last instant no timestamp could be written: every request would fail.
     if (this.now() + ms > MAX_INSTANT) {
       throw new RangeError(`the clock cannot move past ${new Date(MAX_INSTANT).toISOString()}; advance ${ms} ms goes beyond it`);
     }
     if (this.mode === "fixed") this.fixedNow += ms;
-    else this.offset += ms;
+    else this.offset = this.now() + ms - Date.now();
     this.changed("advance");
   }
 
   set(instant: number, cause: ClockChange = "set"): void {
-    // The same bound as advance(): an instant no Date can hold would make every timestamp throw.
-    if (!Number.isFinite(instant) || Math.abs(instant) > MAX_INSTANT) {
-      throw new RangeError(`the clock can only be set between ${new Date(-MAX_INSTANT).toISOString()} and ${new Date(MAX_INSTANT).toISOString()}; got ${instant} ms`);
+    // The same bound as advance(): an instant no timestamp can say would make every answer wrong.
+    if (!Number.isFinite(instant) || !inClockRange(instant)) {
+      throw new RangeError(`the clock can only be set between ${new Date(MIN_INSTANT).toISOString()} and ${new Date(MAX_INSTANT).toISOString()}; got ${instant} ms`);
     }
     if (this.mode === "fixed") this.fixedNow = instant;
     else this.offset = instant - Date.now();
@@ -118,13 +152,27 @@ export class MockClock {
       signal?.addEventListener("abort", onAbort, { once: true });
       this.sleepers.push(sleeper);
       if (this.mode === "real") {
-        sleeper.timer = setTimeout(finish, Math.max(0, ms));
+        this.arm(sleeper);
       } else if (this.autoAdvance) {
         this.schedulePump();
       } else if (ms <= 0) {
         setImmediate(() => this.wakeDue());
       }
     });
+  }
+
+  /** A real-time sleeper's timer; node fires a longer timeout than 2^31-1 ms after 1 ms, so long waits re-arm. */
+  private arm(sleeper: Sleeper): void {
+    const left = Math.max(0, sleeper.due - this.now());
+    sleeper.timer = setTimeout(() => (sleeper.due - this.now() > 0 && left > MAX_TIMEOUT ? this.arm(sleeper) : sleeper.resolve()), Math.min(left, MAX_TIMEOUT));
+  }
+
+  /**
+   * A delay the mock chose to add (a latency or drip fault): like sleep(), but one that would pass the
+   * last instant ends there, so the answer still comes (at that instant) instead of never.
+   */
+  delay(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.sleep(Math.max(0, Math.min(ms, MAX_INSTANT - this.now())), signal);
   }
 
   /**
@@ -175,14 +223,14 @@ export class MockClock {
 
 /** `2026-01-15T09:00:00.000000+00:00`: the form the real (Python) services use on the wire. */
 const DAY = 86_400_000;
-const YEAR_10000 = 253_402_300_800_000;
 const STAMP = Buffer.from("0000-00-00T00:00:00.000000+00:00", "latin1");
 const dayPrefixes = new Map<number, string>();
 
 export function formatTimestamp(ms: number): string {
   // Hot when generating records (several stamps each): the date part is cached per day and the time
-  // of day built from integers. Outside 1970–9999 (and for odd inputs) Date formats it.
-  if (!(ms >= 0 && ms < YEAR_10000)) return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000+00:00");
+  // of day built from integers. Before 1970 (and for odd inputs) Date formats it, held to the clock's
+  // range: a read never fails, nor says a year no client can parse, because of a time that was stored.
+  if (!(ms >= 0 && ms <= MAX_INSTANT)) return new Date(instantAfterClamped(ms, 0)).toISOString().replace(/\.(\d{3})Z$/, ".$1000+00:00");
   const day = Math.floor(ms / DAY);
   let prefix = dayPrefixes.get(day);
   if (prefix === undefined) {

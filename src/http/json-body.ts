@@ -14,7 +14,16 @@ export function markRaw(req: object, _res: unknown, buf: Buffer): void {
   if (jsonTextDepth(buf) > MAX_DEPTH) throw Object.assign(new Error(`JSON nested deeper than ${MAX_DEPTH} levels`), { type: TOO_DEEP, status: 422 });
 }
 
+/**
+ * Keeps the bytes of a body read as something other than JSON (json-content-type.ts), for the journal.
+ */
+export function keepRawBody(req: object, _res: unknown, buf: Buffer): void {
+  (req as RawMark)[RAW] = buf;
+}
+
 const TOO_DEEP = "entity.too.deep";
+/** The error `type` of a body sent with a Content-Type that is not JSON (json-content-type.ts). */
+export const NOT_JSON = "entity.not.json";
 const RAW = Symbol("raw body");
 type RawMark = { [RAW]?: Buffer };
 
@@ -28,10 +37,13 @@ export function rawBodyOf(req: object): Buffer | undefined {
 
 /** Why a body could not be read, for a service's catalogue to turn into its own error shape. */
 export interface BodyProblem {
-  kind: "malformed" | "too_large" | "too_deep";
+  /** `not_json`: a body sent with a Content-Type that is not JSON, which FastAPI does not parse. */
+  kind: "malformed" | "too_large" | "too_deep" | "not_json";
   /** Character position of a JSON syntax error, when known. */
   position: number;
   message: string;
+  /** `not_json`: the body as text (FastAPI validates it as such and quotes it as the input). */
+  text?: string;
 }
 
 export function bodyProblem(err: unknown): BodyProblem | undefined {
@@ -42,6 +54,7 @@ export function bodyProblem(err: unknown): BodyProblem | undefined {
     const position = at !== undefined ? Number(at) : /end of JSON/.test(e.message ?? "") ? (e.body?.length ?? 0) : 0;
     return { kind: "malformed", position, message: e.message ?? "Invalid JSON" };
   }
+  if (e?.type === NOT_JSON) return { kind: "not_json", position: 0, message: e.message ?? "Content-Type is not JSON", text: e.body ?? "" };
   if (e?.type === TOO_DEEP) return { kind: "too_deep", position: 0, message: e.message ?? "JSON nested too deep" };
   if (e?.type === "entity.too.large") return { kind: "too_large", position: 0, message: "Request Entity Too Large" };
   return undefined;
@@ -49,10 +62,15 @@ export function bodyProblem(err: unknown): BodyProblem | undefined {
 
 /**
  * FastAPI's answer to a body it cannot read: 422 with a `json_invalid` entry at the error's position
- * (413 when too large). The control plane and the tracing service run on the same FastAPI stack.
+ * (413 when too large; a body of another Content-Type: the 422 its model gives bytes). The control plane and the tracing service run on the same FastAPI stack.
  */
 export function fastApiBodyError(problem: BodyProblem): HttpError {
   if (problem.kind === "too_large") return detailError(413, "Request Entity Too Large");
+  // FastAPI reads a body as JSON only when its Content-Type says so (or is missing); anything else is
+  // validated as bytes, which no model accepts.
+  if (problem.kind === "not_json") {
+    return validationError([{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: problem.text ?? "" }]);
+  }
   if (problem.kind === "too_deep") {
     return validationError([{ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: `Nested deeper than ${MAX_DEPTH} levels` } }]);
   }

@@ -15,13 +15,40 @@ export function redactHeaders(headers: Record<string, unknown>): Record<string, 
   return out;
 }
 
+/** Body keys whose values the journal hides (compared once decoded, in any case). */
+const SECRET_KEYS = new Set(["client_secret"]);
+/** A JSON string key and its value (a string or a bare scalar), in text that may be cut short. */
+const JSON_PAIR = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"|[^\s,}\]]+)/g;
+/** A form field `key=value`. */
+const FORM_PAIR = /(^|&)([^=&]*)=([^&]*)/g;
+
 /**
- * Body text with `client_secret` values replaced, in JSON (`"client_secret": "…"`) and in forms
- * (`client_secret=…`). Works on text so that truncated previews and malformed bodies are covered too.
+ * Body text with the values of credential keys replaced, in JSON (`"client_secret": "…"`) and in
+ * forms (`client_secret=…`). Keys are compared once decoded (`"client\u005fsecret"`,
+ * `client%5Fsecret`), as the service reading the body would see them. Works on text so that
+ * truncated previews and malformed bodies are covered too.
  */
 export function redactBodyText(text: string): string {
-  if (!text.includes("client_secret")) return text;
+  // Most bodies name no secret in any spelling: an escape or a percent sign could hide one.
+  if (!/secret|[\\%]/i.test(text)) return text;
   return text
-    .replace(/("client_secret"\s*:\s*)"(?:[^"\\]|\\.)*"/g, `$1"${REDACTED}"`)
-    .replace(/(^|&)(client_secret=)[^&]*/g, `$1$2${encodeURIComponent(REDACTED)}`);
+    .replace(JSON_PAIR, (pair, key: string, colon: string) => (SECRET_KEYS.has(jsonKey(key)) ? `"${key}"${colon}"${REDACTED}"` : pair))
+    .replace(FORM_PAIR, (pair, start: string, key: string) => (SECRET_KEYS.has(formKey(key)) ? `${start}${key}=${encodeURIComponent(REDACTED)}` : pair));
+}
+
+function jsonKey(raw: string): string {
+  if (!raw.includes("\\")) return raw.toLowerCase();
+  try {
+    return (JSON.parse(`"${raw}"`) as string).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+function formKey(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " ")).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
 }

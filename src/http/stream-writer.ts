@@ -12,6 +12,12 @@ export interface StreamSink {
 }
 
 /**
+ * Bytes of events a stream may hold for a client that is not reading (its socket full) before the
+ * client is dropped, whatever the stall time: one client must not hold the process's memory.
+ */
+export const STREAM_BUFFER_BYTES = 8 * 1024 * 1024;
+
+/**
  * Writes a stream with backpressure. Once write() returns false, nothing more is handed to the
  * socket until it drains: events wait in order (a run's events are few and kept anyway), heartbeats
  * are skipped (they only keep an idle connection open, and a client that does not read would
@@ -28,6 +34,8 @@ export interface StreamSink {
 export class StreamWriter {
   /** Events waiting for the socket to drain; made on the first wait (most streams never wait). */
   private queue: string[] | undefined;
+  /** Their size in UTF-16 code units (about bytes for the JSON of events). */
+  private queued = 0;
   private waiting = false;
   private wrote = false;
   /** What this turn wrote after its first write, handed to the socket at the turn's end; undefined when no turn is open. */
@@ -37,13 +45,16 @@ export class StreamWriter {
   constructor(
     private readonly sink: StreamSink,
     private readonly stallMs: number = DEFAULT_STREAM_STALL_MS,
+    private readonly maxQueued: number = STREAM_BUFFER_BYTES,
   ) {}
 
-  /** An event (kept for when the socket drains). */
+  /** An event (kept for when the socket drains; past the buffer limit the client is dropped). */
   event(text: string): void {
     if (this.closed()) return;
-    if (this.waiting) (this.queue ??= []).push(text);
-    else this.write(text);
+    if (!this.waiting) return this.write(text);
+    (this.queue ??= []).push(text);
+    this.queued += text.length;
+    if (this.queued > this.maxQueued) this.drop();
   }
 
   /** A heartbeat comment: written only while the client keeps up. */
@@ -108,13 +119,18 @@ export class StreamWriter {
     clearTimeout(this.stallTimer);
     this.waiting = false;
     const queue = this.queue;
-    while (queue?.length && !this.waiting && !this.closed()) this.send(queue.shift() as string);
+    while (queue?.length && !this.waiting && !this.closed()) {
+      const text = queue.shift() as string;
+      this.queued -= text.length;
+      this.send(text);
+    }
     if (!this.waiting && this.afterFlush) for (const then of this.afterFlush.splice(0)) then();
   }
 
   private drop(): void {
     if (this.onDrain) this.sink.removeListener("drain", this.onDrain);
     this.queue = undefined;
+    this.queued = 0;
     this.afterFlush = undefined;
     this.sink.destroy();
   }

@@ -24,8 +24,14 @@ export type Fault =
     }
   | {
       status: {
+        /**
+         * A final status: a 1xx is not an answer, and the client would wait for one.
+         */
         status: number;
         body?: unknown;
+        /**
+         * Header names are HTTP tokens; values hold no CR, LF or other control character but tab (node refuses them when the answer is written).
+         */
         headers?: {
           [k: string]: string | undefined;
         };
@@ -120,7 +126,10 @@ export type RunsCancel1 =
       [k: string]: unknown | undefined;
     };
 /**
+ * At most 100 runs: the mock's limit (the real server sets none), so that one request cannot stall the process (docs/security.md).
+ *
  * @minItems 1
+ * @maxItems 100
  */
 export type RunBatchCreate = RunCreate[];
 export type RunBatchResponse = Run[];

@@ -1,4 +1,5 @@
-import { HttpError, detailError } from "../http/http-error.js";
+import { HttpError, detailError, validationError, type ValidationIssue } from "../http/http-error.js";
+import { MAX_INSTANT, MIN_INSTANT } from "../core/clock.js";
 import { fastApiBodyError, type BodyProblem } from "../http/json-body.js";
 
 /**
@@ -15,6 +16,15 @@ export const tracingErrors = {
   // Presigned token URLs (DESIGN §2)
   tokenNotFound: () => detailError(404, "Feedback token not found"),
   tokenExpired: () => detailError(404, "Feedback token expired"),
+  /**
+   * A token expiry no timestamp can hold (the real service fails on the datetime overflow): FastAPI's
+   * 422 value error at the field, so nothing is stored and the client is told which value to change.
+   */
+  expiryIssue: (loc: (string | number)[], input: unknown): ValidationIssue => {
+    const error = `the expiry must fall between ${new Date(MIN_INSTANT).toISOString()} and ${new Date(MAX_INSTANT).toISOString()}`;
+    return { type: "value_error", loc, msg: `Value error, ${error}`, input, ctx: { error } };
+  },
+  expiryOutOfRange: (issues: ValidationIssue[]): HttpError => validationError(issues),
 
   // Feedback records
   feedbackNotFound: () => detailError(404, "Feedback not found"),

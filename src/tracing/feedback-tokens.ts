@@ -1,5 +1,5 @@
 import type { MockContext } from "../context.js";
-import { formatTimestamp } from "../core/clock.js";
+import { formatTimestamp, instantAfterClamped } from "../core/clock.js";
 
 /** Default lifetime of a presigned feedback token: 3 hours (runs-and-feedback-notes §B2). */
 export const DEFAULT_TOKEN_TTL_MS = 3 * 60 * 60 * 1000;
@@ -50,7 +50,9 @@ export function issueFeedbackToken(ctx: MockContext, tracingUrl: string, input: 
     feedback_key: input.feedback_key,
     feedback_config: input.feedback_config ?? null,
     created_at: now,
-    expires_at: input.expiresAt ?? now + (input.ttlMs ?? DEFAULT_TOKEN_TTL_MS),
+    // Explicit expiries were checked against the clock's range by the route; the default lifetime of a
+    // token made at the clock's last hours ends at its last instant.
+    expires_at: input.expiresAt ?? instantAfterClamped(now, input.ttlMs ?? DEFAULT_TOKEN_TTL_MS),
     url: `${tracingUrl}/api/v1/feedback/tokens/${id}`,
   };
   ctx.data.feedbackTokens.set(id, token);

@@ -1,5 +1,8 @@
 import type { MockContext } from "../context.js";
+import { instantAfter, inClockRange } from "../core/clock.js";
+import type { ValidationIssue } from "../http/http-error.js";
 import { listOf, ref, route, type RouteSpec } from "../http/route.js";
+import { tracingErrors } from "./errors.js";
 import { issueFeedbackToken, tokenResponse, type IssueTokenInput } from "./feedback-tokens.js";
 
 const TOKEN = "tracing/feedback-token.json#/$defs/";
@@ -27,8 +30,13 @@ export function tokenRoutes(ctx: MockContext): RouteSpec[] {
       body: { if: { type: "array" }, then: ref(`${TOKEN}FeedbackIngestTokenCreateList`), else: ref(`${TOKEN}FeedbackIngestTokenCreate`) },
       responses: { 200: { anyOf: [ref(`${TOKEN}FeedbackIngestToken`), listOf(`${TOKEN}FeedbackIngestToken`)] } },
       handler: ({ body, scope }) => {
-        const issue = (one: TokenCreate) => tokenResponse(issueFeedbackToken(ctx, scope.tracingUrl, tokenInput(one)));
-        return Array.isArray(body) ? body.map(issue) : issue(body);
+        // Every expiry is checked before any token is made: a refused batch stores none.
+        const now = ctx.clock.now();
+        const problems: ValidationIssue[] = [];
+        const inputs = (Array.isArray(body) ? body : [body]).map((one, i) => tokenInput(one, now, Array.isArray(body) ? ["body", i] : ["body"], problems));
+        if (problems.length) throw tracingErrors.expiryOutOfRange(problems);
+        const tokens = inputs.map((input) => tokenResponse(issueFeedbackToken(ctx, scope.tracingUrl, input)));
+        return Array.isArray(body) ? tokens : tokens[0];
       },
     }),
     route<{ query: { run_id: string; limit?: number; offset: number } }>({
@@ -46,14 +54,21 @@ export function tokenRoutes(ctx: MockContext): RouteSpec[] {
   ];
 }
 
-/** `expires_at` wins over `expires_in`; with neither the token lives 3 hours. */
-function tokenInput(body: TokenCreate): IssueTokenInput {
-  const { days = 0, hours = 0, minutes = 0 } = body.expires_in ?? {};
-  return {
-    run_id: body.run_id,
-    feedback_key: body.feedback_key,
-    feedback_config: body.feedback_config ?? null,
-    expiresAt: body.expires_at ? Date.parse(body.expires_at) : undefined,
-    ttlMs: body.expires_in ? ((days * 24 + hours) * 60 + minutes) * 60_000 : undefined,
-  };
+/**
+ * `expires_at` wins over `expires_in`; with neither the token lives 3 hours. An expiry the clock
+ * cannot hold (past its last instant or before its first) is a problem at `loc`, not a token.
+ */
+function tokenInput(body: TokenCreate, now: number, loc: (string | number)[], problems: ValidationIssue[]): IssueTokenInput {
+  const input: IssueTokenInput = { run_id: body.run_id, feedback_key: body.feedback_key, feedback_config: body.feedback_config ?? null };
+  if (body.expires_at) {
+    const at = Date.parse(body.expires_at);
+    if (inClockRange(at)) input.expiresAt = at;
+    else problems.push(tracingErrors.expiryIssue([...loc, "expires_at"], body.expires_at));
+  } else if (body.expires_in) {
+    const { days = 0, hours = 0, minutes = 0 } = body.expires_in;
+    const at = instantAfter(now, ((days * 24 + hours) * 60 + minutes) * 60_000);
+    if (at !== undefined) input.expiresAt = at;
+    else problems.push(tracingErrors.expiryIssue([...loc, "expires_in"], body.expires_in));
+  }
+  return input;
 }

@@ -45,9 +45,10 @@ describe("a route added to the agent-server module", () => {
       await request(app).post(path).set("X-Api-Key", "wrong").send({ n: 1 }).expect(403, { detail: "Invalid token" });
     });
 
-    it("parses the body as JSON whatever its Content-Type and hands the handler the validated value and the mount", async () => {
-      const res = await request(app).post(path).set("X-Api-Key", KEY).set("Content-Type", "text/plain").send('{"n": 3}').expect(200);
+    it("parses a JSON body (any JSON Content-Type) and hands the handler the validated value and the mount", async () => {
+      const res = await request(app).post(path).set("X-Api-Key", KEY).set("Content-Type", "application/merge-patch+json").send('{"n": 3}').expect(200);
       expect(res.body).toEqual({ n: 3, deployment });
+      await request(app).post(path).set("X-Api-Key", KEY).set("Content-Type", "text/plain").send('{"n": 3}').expect(422);
     });
 
     it("answers an unreadable or invalid body in the agent server's one-string style", async () => {
@@ -61,9 +62,9 @@ describe("a route added to the agent-server module", () => {
       const preflight = await request(app).options(path).set("Origin", "http://app.test").set("Access-Control-Request-Method", "POST").set("Access-Control-Request-Headers", "content-type,x-api-key").expect(200);
       expect(preflight.headers["access-control-allow-origin"]).toBe("*");
       expect(preflight.headers["access-control-allow-headers"]).toBe("content-type,x-api-key");
-      const res = await request(app).post(path).set("Origin", "http://app.test").set("X-Api-Key", KEY).send({ n: 1 }).expect(200);
+      const res = await request(app).post(path).set("Origin", "http://localhost:5173").set("X-Api-Key", KEY).send({ n: 1 }).expect(200);
       expect(res.headers["access-control-allow-origin"]).toBe("*");
-      const refused = await request(app).post(path).set("Origin", "http://app.test").send({ n: 1 }).expect(403);
+      const refused = await request(app).post(path).set("Origin", "http://localhost:5173").send({ n: 1 }).expect(403);
       expect(refused.headers["access-control-allow-origin"]).toBe("*");
     });
   });

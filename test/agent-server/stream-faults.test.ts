@@ -26,7 +26,7 @@ const metadataOf = (runId: string) => `event: metadata\r\ndata: {"run_id":"${run
 const values = (data: unknown) => `event: values\r\ndata: ${JSON.stringify(data)}\r\n\r\n`;
 
 async function newThread(): Promise<string> {
-  const res = await fetch(`${mock.url}/threads`, { method: "POST", body: "{}" });
+  const res = await fetch(`${mock.url}/threads`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
   return ((await res.json()) as { thread_id: string }).thread_id;
 }
 
@@ -95,7 +95,7 @@ describe("stream faults from fault rules", () => {
     mock.control.faults.add({ match: { route: "runs.stream" }, fault: { stall: { after_events: 1 } } });
     const tid = await newThread();
     const controller = new AbortController();
-    const res = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent", input: { slow: true } }), signal: controller.signal });
+    const res = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ assistant_id: "agent", input: { slow: true } }), signal: controller.signal });
     let text = "";
     let ended = false;
     const reading = (async () => {
@@ -136,7 +136,7 @@ describe("the answer's head", () => {
     await waitFor(() => lastRun()?.status === "success");
     mock.control.faults.add({ match: { route: "runs.stream" }, fault: { stall: { after_events: 0 } }, times: 1 });
     const controller = new AbortController();
-    const stalled = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent", input: { three: true } }), signal: controller.signal });
+    const stalled = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ assistant_id: "agent", input: { three: true } }), signal: controller.signal });
     expect(stalled.status).toBe(200);
     expect(stalled.headers.get("location")).toMatch(/\/stream$/);
     controller.abort();
@@ -145,7 +145,7 @@ describe("the answer's head", () => {
   it("is sent by the stream of a run that waits to start", async () => {
     const tid = await newThread();
     const controller = new AbortController();
-    const res = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent", input: { three: true }, after_seconds: 60 }), signal: controller.signal });
+    const res = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ assistant_id: "agent", input: { three: true }, after_seconds: 60 }), signal: controller.signal });
     expect(res.status).toBe(200);
     expect(lastRun()?.status).toBe("pending");
     controller.abort();

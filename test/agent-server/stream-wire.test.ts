@@ -297,7 +297,7 @@ describe("on_disconnect", () => {
     const statuses = async (onDisconnect: string) => {
       const tid = await threadOn(mock!.url);
       const controller = new AbortController();
-      const res = await fetch(`${mock!.url}/threads/${tid}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent", on_disconnect: onDisconnect }), signal: controller.signal });
+      const res = await fetch(`${mock!.url}/threads/${tid}/runs/stream`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ assistant_id: "agent", on_disconnect: onDisconnect }), signal: controller.signal });
       const reader = res.body!.getReader();
       await reader.read();
       controller.abort();
@@ -317,7 +317,7 @@ describe("closing the mock", () => {
     // No seed: the real clock, whose sleeps are timers that would keep the process alive.
     const mock = await startMockServer({ fixtures: false, scenarios: [{ name: "slow", events: [{ event: "values", data: { a: 1 }, delay_ms: 600_000 }] }] });
     const tid = await threadOn(mock.url);
-    const res = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent" }) });
+    const res = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ assistant_id: "agent" }) });
     await res.body!.getReader().read();
     const runs = mock.control.context.data.runs;
     await waitFor(() => [...runs.values()][0]?.status === "running");
@@ -328,6 +328,6 @@ describe("closing the mock", () => {
 });
 
 async function threadOn(url: string): Promise<string> {
-  const res = await fetch(`${url}/threads`, { method: "POST", body: "{}" });
+  const res = await fetch(`${url}/threads`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
   return ((await res.json()) as { thread_id: string }).thread_id;
 }

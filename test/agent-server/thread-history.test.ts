@@ -436,7 +436,7 @@ describe("PATCH /threads/{thread_id}", () => {
     await request(a).post(`/agents/dep-1/threads/${tid}/history`).set("X-Api-Key", "wrong").send({}).expect(403, { detail: "Invalid token" });
     const preflight = await request(a).options(`/agents/dep-1/threads/${tid}`).set("Origin", "http://app.test").set("Access-Control-Request-Method", "PATCH").expect(200);
     expect(preflight.headers["access-control-allow-methods"]).toContain("PATCH");
-    const patched = await request(a).patch(`/agents/dep-1/threads/${tid}`).set("X-Api-Key", "secret").set("Origin", "http://app.test").send({ metadata: { n: 1 } }).expect(200);
+    const patched = await request(a).patch(`/agents/dep-1/threads/${tid}`).set("X-Api-Key", "secret").set("Origin", "http://app.localhost:5173").send({ metadata: { n: 1 } }).expect(200);
     expect(patched.headers["access-control-allow-origin"]).toBe("*");
     expect(patched.body.metadata).toEqual({ n: 1 });
     await request(a).get(`/agents/dep-1/threads/${tid}/history`).set("X-Api-Key", "secret").expect(200, []);

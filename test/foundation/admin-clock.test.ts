@@ -26,9 +26,9 @@ describe("GET and POST /_mock/clock", () => {
       [{ advance: "soon" }, 'advance must be a duration such as "250ms", "5s", "5m", "1h" or a number of milliseconds; got "soon"'],
       [{ advance: -5 }, 'advance must be a duration such as "250ms", "5s", "5m", "1h" or a number of milliseconds; got -5'],
       [{ set: "yesterday" }, 'set must be an ISO 8601 instant; got "yesterday"'],
-      // Past the last instant a Date can hold, no timestamp could be written any more.
-      [{ advance: 1e308 }, "the clock cannot move past +275760-09-13T00:00:00.000Z; advance 1e+308 ms goes beyond it"],
-      [{ advance: `${"9".repeat(20)}d` }, `the clock cannot move past +275760-09-13T00:00:00.000Z; advance ${Number("9".repeat(20)) * 86_400_000} ms goes beyond it`],
+      // Past the last instant a timestamp can say, no timestamp could be written any more.
+      [{ advance: 1e308 }, "the clock cannot move past 9999-12-31T23:59:59.999Z; advance 1e+308 ms goes beyond it"],
+      [{ advance: `${"9".repeat(20)}d` }, `the clock cannot move past 9999-12-31T23:59:59.999Z; advance ${Number("9".repeat(20)) * 86_400_000} ms goes beyond it`],
     ];
     for (const [body, detail] of cases) {
       const res = await request(app).post("/_mock/clock").send(body as object);

@@ -60,11 +60,11 @@ describe("hostile input", () => {
   it("a deep feedback body is refused and not stored; the feedback listing keeps answering", async () => {
     const token = issueFeedbackToken(mockOf(app).context, mockOf(app).context.tracingUrl(), { run_id: RUN_ID, feedback_key: "user_liked", thread_id: THREAD_ID, assistant_id: "agent", scenario: "base" });
     const path = new URL(token.url).pathname;
-    await request(app).post(path).set("Content-Type", "text/plain").send(`{"score": 1, "metadata": ${deepObject(2000)}}`).expect(422);
+    await request(app).post(path).set("Content-Type", "application/json").send(`{"score": 1, "metadata": ${deepObject(2000)}}`).expect(422);
     await request(app).post("/api/v1/feedback").send(`{"run_id": "${RUN_ID}", "key": "k", "value": ${deepArray(10_000)}}`).set("Content-Type", "application/json").expect(422);
     expect((await request(app).get("/_mock/feedback").expect(200)).body).toEqual({ items: [], count: 0 });
     expect(mockOf(app).feedback()).toEqual([]);
-    await request(app).post(path).set("Content-Type", "text/plain").send('{"score": 1}').expect(200);
+    await request(app).post(path).set("Content-Type", "application/json").send('{"score": 1}').expect(200);
     expect((await request(app).get("/_mock/feedback").expect(200)).body.count).toBe(1);
   });
 
@@ -140,9 +140,9 @@ describe("clock and delay bounds", () => {
   });
 
   it("a clock set past the last instant is refused; at the last instant a delayed run ends with a RangeError", async () => {
-    const past = await request(app).post("/_mock/clock").send({ set: "+275760-09-14T00:00:00Z" });
+    const past = await request(app).post("/_mock/clock").send({ set: "+010000-01-01T00:00:00Z" });
     expect(past.status).toBe(400);
-    await request(app).post("/_mock/clock").send({ set: "+275760-09-13T00:00:00Z" }).expect(200);
+    await request(app).post("/_mock/clock").send({ set: "9999-12-31T23:59:59.999Z" }).expect(200);
     const res = await request(app).post("/runs/wait").send({ assistant_id: "agent" }).expect(200);
     // The run ended (no spin): it failed the way a crashed graph does, naming the RangeError.
     const [run] = [...mockOf(app).context.data.runs.values()];

@@ -26,8 +26,8 @@ describe("startMockServer().close()", () => {
     // A keep-alive connection left idle on each port.
     await (await fetch(`${mock.url}/_mock/health`)).text();
     await (await fetch(`${mock.tracingUrl}/api/v1/info`)).text();
-    const thread = (await (await fetch(`${mock.url}/threads`, { method: "POST", body: "{}" })).json()) as { thread_id: string };
-    const res = await fetch(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { method: "POST", body: JSON.stringify({ assistant_id: "agent" }) });
+    const thread = (await (await fetch(`${mock.url}/threads`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" })).json()) as { thread_id: string };
+    const res = await fetch(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ assistant_id: "agent" }) });
     const reader = res.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain("event: metadata");
 
@@ -86,7 +86,7 @@ describe("startMockServer().reload()", () => {
   it("serves a fresh mock on the same ports, to connections opened before it", async () => {
     const mock = await startMockServer({ seed: 1, fixtures: false, tracingPort: 0 });
     try {
-      const created = await fetch(`${mock.url}/threads`, { method: "POST", body: "{}" });
+      const created = await fetch(`${mock.url}/threads`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
       const { thread_id } = (await created.json()) as { thread_id: string };
       expect((await fetch(`${mock.url}/threads/${thread_id}`)).status).toBe(200);
       await mock.reload();

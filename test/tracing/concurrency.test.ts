@@ -22,7 +22,7 @@ it("200 concurrent submissions, mixing POST and GET, are all recorded once each,
       : fetch(`${token.url}?score=${n}&comment=get%20${n}`);
   });
   // Invalid submissions in the same burst record nothing and say why.
-  const invalid = Array.from({ length: 20 }, (_, n) => fetch(tokens[n % tokens.length]!.url, { method: "POST", body: JSON.stringify({ score: "bad" }) }));
+  const invalid = Array.from({ length: 20 }, (_, n) => fetch(tokens[n % tokens.length]!.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ score: "bad" }) }));
   const [responses, refused] = await Promise.all([Promise.all(submissions), Promise.all(invalid)]);
   const bodies = (await Promise.all(responses.map((r) => r.json()))) as { id: string; score: number }[];
   expect(responses.map((r) => r.status)).toEqual(Array(200).fill(200));

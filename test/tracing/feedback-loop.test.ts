@@ -107,7 +107,7 @@ describe("full loop: SDK run → feedback URLs → fetch → assertions", () => 
   it("one key with scores 1 and -1: every click is one more record on the same key", async () => {
     const { runId, urls } = await streamRun(["thumbs"]);
     expect(Object.keys(urls)).toEqual(["thumbs"]);
-    await fetch(urls.thumbs!, { method: "POST", body: JSON.stringify({ score: 1 }) });
+    await fetch(urls.thumbs!, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ score: 1 }) });
     await fetch(`${urls.thumbs}?score=-1`);
     expect(mock.feedback({ key: "thumbs", run_id: runId }).map((f) => [f.method, f.score])).toEqual([
       ["POST", 1],
@@ -121,7 +121,7 @@ describe("full loop: SDK run → feedback URLs → fetch → assertions", () => 
   it("the run's URLs expire 3 hours later on the mock's clock", async () => {
     const { urls } = await streamRun(["user_liked"]);
     mock.clock.advance("3h");
-    const res = await fetch(urls.user_liked!, { method: "POST", body: JSON.stringify({ score: 1 }) });
+    const res = await fetch(urls.user_liked!, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ score: 1 }) });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ detail: "Feedback token expired" });
     expect(mock.feedback()).toEqual([]);
@@ -134,7 +134,7 @@ describe("full loop: SDK run → feedback URLs → fetch → assertions", () => 
     for await (const part of client.runs.stream(thread.thread_id, "agent", { input: { messages: [] }, feedbackKeys: ["user_liked"] })) {
       if (part.event === "feedback") urls = part.data as Record<string, string>;
     }
-    await fetch(urls.user_liked!, { method: "POST", body: JSON.stringify({ score: 1 }) });
+    await fetch(urls.user_liked!, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ score: 1 }) });
     expect(mock.feedback({ thread_id: thread.thread_id })).toMatchObject([{ key: "user_liked", score: 1, scenario: "greeting" }]);
   });
 

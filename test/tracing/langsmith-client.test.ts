@@ -50,7 +50,7 @@ describe("the langsmith client (0.12) against the mock", () => {
     const liked = await client.createPresignedFeedbackToken(RUN_ID, "user_liked");
     const other = await client.createPresignedFeedbackToken(OTHER_RUN, "user_liked");
     await fetch(`${liked.url}?score=1&comment=good`);
-    await fetch(other.url, { method: "POST", body: JSON.stringify({ score: 0 }) });
+    await fetch(other.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ score: 0 }) });
     const listed = [];
     for await (const feedback of client.listFeedback({ runIds: [RUN_ID] })) listed.push(feedback);
     expect(listed).toHaveLength(1);

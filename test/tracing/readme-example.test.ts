@@ -59,7 +59,7 @@ it("one key with scores: records 👍 as 1 and 👎 as -1", async () => {
   const { threadId, urls } = await streamWithFeedback(["thumbs"]);
 
   await fetch(`${urls.thumbs}?score=1`); // GET works too, with the fields in the query
-  await fetch(urls.thumbs, { method: "POST", body: JSON.stringify({ score: -1 }) });
+  await fetch(urls.thumbs, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ score: -1 }) });
 
   expect(mock.feedback({ key: "thumbs", thread_id: threadId }).map((f) => f.score)).toEqual([1, -1]);
 });

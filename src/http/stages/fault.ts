@@ -22,7 +22,7 @@ export function fault(faults: Faults, clock: MockClock): Stage {
         const controller = new AbortController();
         x.res.once("close", () => controller.abort());
         // A client that leaves during the wait gets nothing more.
-        return clock.sleep(faults.latencyMs(p), controller.signal).catch(() => void (x.answer = { value: hangUp("destroy") }));
+        return clock.delay(faults.latencyMs(p), controller.signal).catch(() => void (x.answer = { value: hangUp("destroy") }));
       }
       case "status": {
         const headers = (p.headers as Record<string, string> | undefined) ?? {};

@@ -2,6 +2,7 @@ import express, { type RequestHandler } from "express";
 import { perProcess } from "../../core/memo.js";
 import { bodyProblem } from "../json-body.js";
 import { DEFAULT_BODY_LIMIT, jsonBody } from "../json-parser.js";
+import { jsonContentOnly } from "../json-content-type.js";
 import type { RouteSpec } from "../route.js";
 import type { ServiceModule } from "../service-module.js";
 import type { Stage } from "../exchange.js";
@@ -31,7 +32,7 @@ const parsersFor = perProcess((given: string | undefined): Record<BodyKind, Requ
   const json = jsonBody(limit);
   const form = express.urlencoded({ extended: false, limit });
   return {
-    json,
+    json: jsonContentOnly(json, limit),
     // OAuth endpoints take forms (RFC 6749) and JSON (RFC 7591 registration).
     "json-or-form": (req, res, next) => (/^application\/x-www-form-urlencoded/i.test(req.headers["content-type"] ?? "") ? form(req, res, next) : json(req, res, next)),
     text: express.text({ type: () => true, limit }),

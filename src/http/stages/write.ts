@@ -72,7 +72,7 @@ async function drip(res: Response, bytes: Buffer, size: number, everyMs: number,
   res.once("close", () => controller.abort());
   try {
     for (let at = 0; at < bytes.length; at += size) {
-      if (at > 0) await clock.sleep(everyMs, controller.signal);
+      if (at > 0) await clock.delay(everyMs, controller.signal);
       res.write(bytes.subarray(at, at + size));
     }
     res.end();
