@@ -81,6 +81,9 @@ export function agentServerModule(ctx: MockContext, agent: AgentServer, fixtures
     // [real] the LangSmith auth backend answers 403 for a missing or a wrong key.
     authenticate: apiKeyCheck(ctx.options.apiKey, (missing) => (missing ? agentErrors.missingAuth() : agentErrors.invalidToken())),
     cors: true,
+    // [real] the Python server reads a body with Starlette's request.json(), whatever its Content-Type;
+    // another site's text/plain write is stopped by the origin check (docs/security.md).
+    jsonFromAnyContentType: true,
     bodyError: agentErrors.badBody,
     invalid: agentErrors.invalidRequest,
     errorSchema: ERROR,

@@ -119,7 +119,7 @@ export class Registrar {
     const stages: Stage[] = [];
     if (spec.cors ?? module.cors) stages.push(cors(this.corsPolicy));
     if (module.authenticate && !spec.public) stages.push(authenticate(module));
-    if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") stages.push(readBody(spec.bodyKind ?? "json", this.ctx.options.bodyLimit, spec.bodyError ?? module.bodyError));
+    if (spec.bodyKind !== undefined || spec.body !== undefined || spec.method !== "GET") stages.push(readBody(spec.bodyKind ?? (module.jsonFromAnyContentType ? "any-json" : "json"), this.ctx.options.bodyLimit, spec.bodyError ?? module.bodyError));
     // After the body is read (a rule can match on it) and before validation: a fault plays the
     // network, which fails whatever the request says. The admin API is never faulted.
     if (!module.control) stages.push(fault(this.ctx.faults, this.ctx.clock));

@@ -46,6 +46,11 @@ export interface ServiceModule {
   mapError?(err: unknown): unknown;
   /** Query parameters a route does not declare are refused (the admin API's filters). */
   strictQuery?: boolean;
+  /**
+   * A JSON body is read whatever its Content-Type, as Starlette's `request.json()` does (the agent
+   * server); without it only JSON types (or none) are, as FastAPI reads them (json-content-type.ts).
+   */
+  jsonFromAnyContentType?: boolean;
   /** The mock's own control surface (the admin API): never journaled and never hit by fault rules. */
   control?: boolean;
   routes: readonly RouteSpec[];

@@ -46,10 +46,12 @@ describe("JSON bodies only as JSON", () => {
     await request(app).post("/v2/auth/providers").set("Content-Type", "text/plain").send('{"provider_id": "p"}').expect(422);
   });
 
-  it("agent server: a text/plain body is a 422 in its own shape, and no thread is made", async () => {
-    const res = await request(app).post("/threads").set("Content-Type", "text/plain").send("{}").expect(422);
-    expect(res.body).toEqual({ detail: 'Invalid JSON body: Content-Type "text/plain" is not JSON; send the body as application/json' });
-    expect((await request(app).post("/threads/search").send({}).expect(200)).body).toEqual([]);
+  it("agent server: a body is JSON whatever its Content-Type, as Starlette's request.json() reads it; another site is stopped by its Origin", async () => {
+    const res = await request(app).post("/threads").set("Content-Type", "text/plain").send('{"metadata": {"via": "curl"}}').expect(200);
+    expect(res.body.metadata).toEqual({ via: "curl" });
+    await request(app).post("/threads").set("Content-Type", "text/plain").send("{").expect(422);
+    await request(app).post("/threads").set("Content-Type", "text/plain").set("Origin", "https://evil.example").send("{}").expect(403);
+    expect((await request(app).post("/threads/search").send({}).expect(200)).body.map((t: { metadata: object }) => t.metadata)).toEqual([{ via: "curl" }]);
   });
 
   it("JSON types (+json, parameters, or none at all) and empty non-JSON bodies are read as before", async () => {

@@ -7,7 +7,8 @@ import type { RouteSpec } from "../route.js";
 import type { ServiceModule } from "../service-module.js";
 import type { Stage } from "../exchange.js";
 
-type BodyKind = NonNullable<RouteSpec["bodyKind"]>;
+/** As declared, or JSON whatever the Content-Type (ServiceModule.jsonFromAnyContentType). */
+type BodyKind = NonNullable<RouteSpec["bodyKind"]> | "any-json";
 
 /**
  * Reads the body the way the route's declaration asks (body-parser): JSON by default, JSON or a form
@@ -33,6 +34,7 @@ const parsersFor = perProcess((given: string | undefined): Record<BodyKind, Requ
   const form = express.urlencoded({ extended: false, limit });
   return {
     json: jsonContentOnly(json, limit),
+    "any-json": json,
     // OAuth endpoints take forms (RFC 6749) and JSON (RFC 7591 registration).
     "json-or-form": (req, res, next) => (/^application\/x-www-form-urlencoded/i.test(req.headers["content-type"] ?? "") ? form(req, res, next) : json(req, res, next)),
     text: express.text({ type: () => true, limit }),
