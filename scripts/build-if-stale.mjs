@@ -18,7 +18,7 @@ function newest(path) {
   return max;
 }
 
-const sources = ["src", "scripts/build.mjs", "scripts/copy-schemas.mjs", "scripts/collect-schemas.mjs", "scripts/compile-validators.mjs", "scripts/parse-bundled-yaml.mjs", "scripts/list-faker-methods.mjs", "scripts/bundle.mjs", "tsconfig.json", "tsconfig.build.json", "package.json"].map((p) => join(root, p)).filter(existsSync);
+const sources = ["src", "scripts/build.mjs", "scripts/copy-schemas.mjs", "scripts/collect-schemas.mjs", "scripts/compile-validators.mjs", "scripts/parse-bundled-yaml.mjs", "scripts/bundle.mjs", "tsconfig.json", "tsconfig.build.json", "package.json"].map((p) => join(root, p)).filter(existsSync);
 const upToDate = existsSync(stamp) && statSync(stamp).mtimeMs >= Math.max(...sources.map(newest));
 if (upToDate) {
   process.stderr.write("agent-platform-mock: dist/ is up to date; skipping the build\n");

@@ -20,7 +20,6 @@ import { inspectorLink, inspectorRoutes } from "./admin/inspector-routes.js";
 import { requestLog } from "./http/request-log.js";
 import { adminGuard } from "./http/admin-guard.js";
 import { adminErrors } from "./admin/errors.js";
-import { saveRememberedChecks } from "./schemas/remembered-checks.js";
 
 /**
  * Builds the mock as an express app without listening (for supertest, or to mount in your own server).
@@ -73,8 +72,6 @@ export function createApp(options: MockOptions = {}): Express {
   // The same two layers for startMockServer's servers, without express's router (http/app-entry.ts).
   setAppEntry(app, steps, onError);
   ctx.markStarted();
-  // What start-up found valid, for the next process (src/schemas/remembered-checks.ts).
-  saveRememberedChecks();
   app.locals.mock = control;
   return app;
 }
