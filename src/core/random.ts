@@ -74,8 +74,11 @@ export class Random {
 
   bytes(n: number): Buffer {
     if (!this.seeded) return randomBytes(n);
-    const out = Buffer.alloc(n);
-    for (let i = 0; i < n; i++) out[i] = Math.floor(this.next() * 256);
+    return this.fill(Buffer.alloc(n));
+  }
+
+  private fill<T extends Uint8Array>(out: T): T {
+    for (let i = 0; i < out.length; i++) out[i] = Math.floor(this.next() * 256);
     return out;
   }
 
@@ -86,7 +89,7 @@ export class Random {
   /** A random (version 4) UUID. */
   uuid4(): string {
     if (!this.seeded) return randomUUID();
-    const b = this.bytes(16);
+    const b = this.fill(idBytes);
     b[6] = ((b[6] as number) & 0x0f) | 0x40;
     b[8] = ((b[8] as number) & 0x3f) | 0x80;
     return formatUuid(b);
@@ -94,7 +97,7 @@ export class Random {
 
   /** A time-ordered (version 7) UUID, as the Python agent server uses for run ids. */
   uuid7(unixMs: number): string {
-    const b = this.bytes(16);
+    const b = this.seeded ? this.fill(idBytes) : randomBytes(16);
     // The low 48 bits of the milliseconds, big-endian. Clock instants stay below 2^53 (MAX_INSTANT),
     // where dividing by a power of two is exact.
     const ms = Math.max(0, Math.floor(unixMs));
@@ -156,9 +159,26 @@ export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID_PATTERN.test(value);
 }
 
-function formatUuid(b: Buffer): string {
-  const h = b.toString("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+const HEX = Buffer.from("0123456789abcdef");
+const DASH = 0x2d;
+/** A seeded id's bytes and its text, before it is decoded: every generated record draws a few ids. */
+const idBytes = new Uint8Array(16);
+const idText = Buffer.alloc(36);
+
+/**
+ * 16 bytes as a UUID's text, decoded from one buffer: a single flat string (one made of slices and
+ * concatenations is a tree of string objects, several times the memory of a generated record's ids).
+ */
+function formatUuid(b: Uint8Array): string {
+  const out = idText;
+  let at = 0;
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) out[at++] = DASH;
+    const byte = b[i] as number;
+    out[at++] = HEX[byte >> 4] as number;
+    out[at++] = HEX[byte & 15] as number;
+  }
+  return out.toString("latin1");
 }
 
 function hashSeed(text: string): RandomState {
