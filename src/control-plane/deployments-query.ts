@@ -33,23 +33,22 @@ export function listRevisions(revisions: readonly RevisionEntry[], query: Revisi
   return page(revisions, checks.length ? (entry) => checks.every((check) => check(entry)) : undefined, query);
 }
 
+/** One test for every filter of the query (every deployment of a large tenant may be tested), or undefined when none is set. */
 function deploymentFilter(store: DeploymentStore, query: DeploymentListQuery): ((d: Deployment) => boolean) | undefined {
-  const checks: ((d: Deployment) => boolean)[] = [];
-  const needle = query.name_contains?.toLowerCase();
-  // Stored names match NAME_PATTERN (lowercase), fixtures and creates alike: no per-record lowercasing.
-  if (needle) checks.push((d) => d.name.includes(needle));
-  const { status, image_version: version, deployment_type: type } = query;
   // An empty string filters nothing, as the CLI's `name_contains=` shows ("list all").
-  if (status) checks.push((d) => d.status === status);
-  if (version) checks.push((d) => d.image_version === version);
-  if (type) checks.push((d) => d.source_config.deployment_type === type);
-  if (typeof query.remote_reconciled === "boolean") {
-    const wanted = query.remote_reconciled;
-    checks.push((d) => store.metaOf(d.id).remote_reconciled === wanted);
-  }
+  const needle = query.name_contains?.toLowerCase() || undefined;
+  const { status, image_version: version, deployment_type: type } = query;
+  const remote = typeof query.remote_reconciled === "boolean" ? query.remote_reconciled : undefined;
   const tags = commaList(query.tag_value_ids, (id) => id.toLowerCase());
-  if (tags) checks.push((d) => store.metaOf(d.id).tag_value_ids.some((tag) => tags.has(tag)));
-  return checks.length ? (d) => checks.every((check) => check(d)) : undefined;
+  if (!needle && !status && !version && !type && remote === undefined && !tags) return undefined;
+  return (d) =>
+    // Stored names match NAME_PATTERN (lowercase), fixtures and creates alike: no per-record lowercasing.
+    (!needle || d.name.includes(needle)) &&
+    (!status || d.status === status) &&
+    (!version || d.image_version === version) &&
+    (!type || d.source_config.deployment_type === type) &&
+    (remote === undefined || store.metaOf(d.id).remote_reconciled === remote) &&
+    (!tags || store.metaOf(d.id).tag_value_ids.some((tag) => tags.has(tag)));
 }
 
 /** One page of a sorted list: the items matching from `offset`, and the offset of the next page. */
