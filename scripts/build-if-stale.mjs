@@ -19,7 +19,7 @@ function newest(path) {
   return max;
 }
 
-const sources = ["src", "scripts/build.mjs", "scripts/copy-schemas.mjs", "scripts/compile-validators.mjs", "scripts/list-faker-methods.mjs", "scripts/bundle.mjs", "tsconfig.json", "tsconfig.build.json", "package.json"].map((p) => join(root, p)).filter(existsSync);
+const sources = ["src", "scripts/build.mjs", "scripts/copy-schemas.mjs", "scripts/compile-validators.mjs", "scripts/bundle.mjs", "tsconfig.json", "tsconfig.build.json", "package.json"].map((p) => join(root, p)).filter(existsSync);
 const upToDate = existsSync(stamp) && statSync(stamp).mtimeMs >= Math.max(...sources.map(newest));
 if (process.argv.includes("--check")) {
   if (!upToDate) process.stderr.write("agent-platform-mock: dist/ is older than its sources (npm run build)\n");

@@ -21,7 +21,6 @@ import { requestLog } from "./http/request-log.js";
 import { adminGuard } from "./http/admin-guard.js";
 import { originCheck } from "./http/origin-check.js";
 import { adminErrors } from "./admin/errors.js";
-import { saveRememberedChecks } from "./schemas/remembered-checks.js";
 
 /**
  * Builds the mock as an express app without listening (for supertest, or to mount in your own server).
@@ -72,8 +71,6 @@ export function createApp(options: MockOptions = {}): Express {
   registrar.mountOn(app);
   app.use(errorHandler(ctx.clock));
   ctx.markStarted();
-  // What start-up found valid, for the next process (src/schemas/remembered-checks.ts).
-  saveRememberedChecks();
   app.locals.mock = control;
   return app;
 }

@@ -3,7 +3,6 @@ import type { AgentServer } from "./agent-server/index.js";
 import { adminRunResponse, type RunRecord } from "./agent-server/runs.js";
 import type { Execution, Frame } from "./agent-server/run-execution.js";
 import { formatTimestamp } from "./core/clock.js";
-import { revisionsIn } from "./control-plane/deployments-store.js";
 import { toCaptured } from "./tracing/captured-feedback.js";
 
 const TERMINAL = new Set(["success", "error", "timeout", "interrupted"]);
@@ -64,14 +63,13 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
   ctx.data.deployments.subscribe((id, stored, previous) => {
     if (id === undefined || !bus.listening) return;
     if (!stored) return bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: true }));
-    const before = previous && revisionsIn(previous);
-    for (const entry of revisionsIn(stored)) {
+    const before = previous?.revisions;
+    for (const entry of stored.revisions) {
       if (before?.includes(entry)) continue;
       bus.emit("deployment.changed", () => ({ deployment_id: entry.deployment_id, revision_id: entry.revision.id, status: entry.revision.status }));
     }
     if (stored.deployment !== previous?.deployment) bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: false }));
   });
-  ctx.data.deployments.onWriteTakesPrevious = () => bus.listening;
 }
 
 /** Forwards a run's stream events after position `afterId` to the feed as `run.event`. */

@@ -1,19 +1,12 @@
-import { readFileSync } from "node:fs";
 import type { Faker } from "@faker-js/faker";
-import { codePath } from "../core/code-root.js";
 import { closest } from "../core/did-you-mean.js";
-import { installedPackage } from "../core/lazy-modules.js";
 import { loadFaker } from "../core/lazy-faker.js";
 
-/**
+/*
  * Calls of faker generators from scenario templates (`{{faker.person.firstName}}`): making one, and
- * checking one when a scenario is loaded. Checking used to try the call on a faker of its own, which
- * loaded faker — a fifth of the CLI's start-up — for every scenario file using a faker template. The
- * build now lists the generators that pass that check (scripts/list-faker-methods.mjs writes
- * dist/faker-methods.json, for the faker version it ran with), and a name on the list is accepted
- * without loading faker; any other name is tried as before, which gives the reason and the hint.
+ * checking one when a scenario is loaded (the call is tried on a faker of its own, which gives the
+ * reason and the hint).
  */
-export const FAKER_METHODS = codePath("faker-methods.json");
 
 /**
  * Calls a faker generator. Names every object inherits (`valueOf`, `toString`, `constructor`, …) are
@@ -37,13 +30,9 @@ function isFakerData(value: unknown): boolean {
 
 /** A faker of its own to try template calls on, so checking never moves a mock's seeded sequence. */
 let checkingFaker: Faker | undefined;
-/** The build's list (`module.method` names), or an empty set without one or for another faker version. */
-let listed: Set<string> | undefined;
 
 /** Why `faker.<module>.<method>` cannot be a template, or undefined when it can. */
 export function fakerCallProblem(module: string, method: string): string | undefined {
-  listed ??= readList();
-  if (listed.has(`${module}.${method}`)) return undefined;
   const faker = (checkingFaker ??= loadFaker());
   try {
     callFaker(faker, module, method);
@@ -51,39 +40,6 @@ export function fakerCallProblem(module: string, method: string): string | undef
   } catch (err) {
     return `not a faker method that takes no arguments (${(err as Error).message})${fakerHint(faker, module, method)}`;
   }
-}
-
-function readList(): Set<string> {
-  try {
-    const list = JSON.parse(readFileSync(FAKER_METHODS, "utf8")) as { faker: string; methods: string[] };
-    return list.faker === installedPackage("@faker-js/faker").manifest.version ? new Set(list.methods) : new Set();
-  } catch {
-    // No build (the test suite runs from src/): every name is tried.
-    return new Set();
-  }
-}
-
-/**
- * Every `module.method` of `faker` that a template may call: those whose call passes `callFaker` for
- * each of `seeds` (the build's list; a generator whose result depended on the draw would be left out).
- */
-export function listFakerMethods(faker: Faker, seeds: number[]): string[] {
-  const out: string[] = [];
-  for (const [module, methods] of Object.entries(fakerModules(faker))) {
-    for (const method of methods) {
-      const works = seeds.every((seed) => {
-        faker.seed(seed);
-        try {
-          callFaker(faker, module, method);
-          return true;
-        } catch {
-          return false;
-        }
-      });
-      if (works) out.push(`${module}.${method}`);
-    }
-  }
-  return out.sort();
 }
 
 /** Module name → method names, read off faker itself (modules are own properties, methods live on their prototypes). */

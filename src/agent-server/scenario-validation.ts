@@ -2,7 +2,7 @@ import type { LoadProblem } from "../core/load-error.js";
 import type { SourceDocument } from "../core/read-documents.js";
 import { copyJson, freezeJson, isPlainObject, toPointer } from "../core/json.js";
 import { isUuid } from "../core/random.js";
-import { checkRemembering } from "../schemas/remembered-checks.js";
+import { schemas } from "../schemas/registry.js";
 import type { ErrorObject } from "ajv";
 import { yaml } from "../core/lazy-modules.js";
 import { pointerOf, reasonOf } from "../store/fixtures.js";
@@ -29,7 +29,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
     const items = Array.isArray(doc.content) ? doc.content.map((c, i) => ({ value: c, path: [i] })) : [{ value: doc.content, path: [] as number[] }];
     for (const { value, path } of items) {
       const at = (sub: (string | number)[], reason: string) => problems.push({ file: doc.file, pointer: toPointer([...path, ...sub]), reason });
-      const errors = checkRemembering(SCENARIO_SCHEMA, value);
+      const errors = schemas().check(SCENARIO_SCHEMA, value);
       // An if/then failure is already reported by the branch that failed.
       for (const e of errors.filter((x) => x.keyword !== "if")) problems.push({ file: doc.file, pointer: toPointer(path) + pointerOf(e), reason: scenarioReason(e) });
       if (!isPlainObject(value)) continue;

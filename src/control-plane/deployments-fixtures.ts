@@ -3,8 +3,7 @@ import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, isPlainObject, omit, toPointer } from "../core/json.js";
 import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
 import { RecordGenerator } from "../store/generate.js";
-import { SeededValues } from "../store/seeded-values.js";
-import { NAME_PATTERN, SOURCE_RULES, sourceProblems } from "./deployments-rules.js";
+import { NAME_PATTERN, sourceProblems } from "./deployments-rules.js";
 import {
   DEPLOYMENT_REF,
   REVISION_REF,
@@ -20,11 +19,10 @@ import {
   type RevisionStatus,
   type RevisionWire,
 } from "./deployments-store.js";
-import { agentUrl, type Deployments } from "./deployments-service.js";
+import type { Deployments } from "./deployments-service.js";
 import { coherentConfigs, generateDeployments, olderRevisionConfig, schemaEnum, type GenerationEnv } from "./deployments-generate.js";
 import { isInFlight, pathFor } from "./lifecycle.js";
-import { TakenNames } from "./deployment-names.js";
-import type { GeneratedRevisions } from "./generated-revisions.js";
+import type { Random } from "../core/random.js";
 
 const FIXTURE_REF = "fixtures/deployment-fixture.json#/$defs/DeploymentFixture";
 /** Keys of a fixture entry that are not fields of the wire record (fixtures/deployment-fixture.json). */
@@ -54,58 +52,29 @@ const CHECK_EVERY = 1009;
 
 /**
  * Seeds deployments from the `deployments` fixture section (fields left out are generated from the
- * schema, then made coherent) and from `generate.deployments`. Problems are reported on the fixture
- * set with file and JSON pointer; fixture revisions listed in flight continue on the mock's clock.
+ * schema, then made coherent) and from `generate.deployments`, drawing only from `random` (the step's
+ * own generator). Problems are reported on the fixture set with file and JSON pointer; fixture
+ * revisions listed in flight continue on the mock's clock.
  */
-export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, deployments: Deployments): void {
+export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, deployments: Deployments, random: Random): void {
   const { store, lifecycle, tenancy } = deployments;
   const start = ctx.clock.now();
   const repositories = [...ctx.data.integrations.values()].flatMap((i) => i.repositories);
-  const names = new Map<string, TakenNames>();
-  const namesOf = (tenantId: string) => names.get(tenantId) ?? names.set(tenantId, new TakenNames()).get(tenantId) as TakenNames;
+  const names = new Map<string, Set<string>>();
+  const namesOf = (tenantId: string) => names.get(tenantId) ?? (names.set(tenantId, new Set()).get(tenantId) as Set<string>);
   const knownTenant = (id: string) => tenancy.tenantIds.length === 0 || tenancy.tenantIds.includes(id);
-  const generator = new RecordGenerator(ctx.random);
+  const generator = new RecordGenerator(random);
   const resumed: Loaded[] = [];
-  const baseUrl = ctx.baseUrl();
-  // What a completion is fixed by besides its entry and the base URL (see KeptEntry); unseeded mocks draw anew.
-  const inputs = ctx.random.seedKey === undefined ? undefined : JSON.stringify([ctx.random.seedKey, tenancy.defaultTenantId, start, repositories]);
-  const sectionKey = inputs !== undefined && fixtures.textKey !== undefined ? sectionKeyOf(ctx, tenancy.tenantIds, fixtures.textKey) : undefined;
-  const keptSection = sectionKey && seededSections.get(inputs as string, sectionKey);
-  const stored: KeptSection["stored"] = [];
-  let lastLabel: string | undefined;
-  const sectionProblemsBefore = fixtures.problems.length;
 
-  if (keptSection) {
-    for (const { deployment, meta, revisions, urlFromBase } of keptSection.stored) {
-      namesOf(deployment.tenant_id).add(deployment.name);
-      const custom_url = urlFromBase && keptSection.baseUrl !== baseUrl ? agentUrl(baseUrl, deployment.id) : undefined;
-      store.put(custom_url === undefined ? deployment : { ...deployment, source_config: { ...deployment.source_config, custom_url } }, meta, revisions);
-    }
-    resumed.push(...keptSection.resumed);
-    // What completing them does to the mock's own generator: its faker is left seeded for the last label.
-    if (keptSection.lastLabel !== undefined) ctx.random.seedFakerFor(keptSection.lastLabel);
-  }
-  for (const entry of keptSection ? [] : fixtures.entries("deployments")) {
+  for (const entry of fixtures.entries("deployments")) {
+    if (!fixtures.check(entry, FIXTURE_REF, entry.value)) continue;
     const label = `deployments/${entry.index}`;
-    const key = inputs !== undefined && entry.fromFile ? { inputs, entry: `${label}\u0000${JSON.stringify(entry.value)}` } : undefined;
-    const kept = key && completedEntries.get(key.inputs, key.entry);
-    lastLabel = label;
-    let loaded: Loaded;
-    if (kept) {
-      // What completing it does to the mock's own generator: generate() leaves its faker seeded for the label.
-      ctx.random.seedFakerFor(label);
-      loaded = onBaseUrl(kept, entry, baseUrl);
-    } else {
-      if (!fixtures.check(entry, FIXTURE_REF, entry.value)) continue;
-      const env: GenerationEnv = { random: ctx.random.derive(label), repositories, baseUrl };
-      const completed = completeEntry(entry, env, generator.generate(DEPLOYMENT_REF, label), tenancy.defaultTenantId, start);
-      let ok = fixtures.check(entry, DEPLOYMENT_REF, completed.deployment);
-      completed.revisions.forEach((r, i) => (ok = fixtures.check({ file: entry.file, pointer: `${entry.pointer}/revisions/${i}` }, REVISION_REF, r.revision) && ok));
-      if (!ok) continue;
-      // Its objects are this start's own: the draft's copy, new objects, and parts of a file's parse.
-      if (key) completedEntries.keep(key.inputs, key.entry, { loaded: completed, baseUrl });
-      loaded = completed;
-    }
+    const draft = generator.generate(DEPLOYMENT_REF, label);
+    const env: GenerationEnv = { random: random.derive(label), faker: generator.fakerFor(label), repositories };
+    const loaded = completeEntry(entry, env, draft, tenancy.defaultTenantId, start);
+    let ok = fixtures.check(entry, DEPLOYMENT_REF, loaded.deployment);
+    loaded.revisions.forEach((r, i) => (ok = fixtures.check({ file: entry.file, pointer: `${entry.pointer}/revisions/${i}` }, REVISION_REF, r.revision) && ok));
+    if (!ok) continue;
     const problem = (pointer: string, reason: string) => fixtures.problem(entry, reason, pointer);
     const problemsBefore = fixtures.problems.length;
     const { deployment } = loaded;
@@ -120,20 +89,12 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     revisionProblems(loaded, entry, problem);
     if (fixtures.problems.length > problemsBefore) continue;
     namesOf(deployment.tenant_id).add(deployment.name);
-    const record = {
-      deployment: storedTimes(deployment),
-      meta: loaded.meta,
-      revisions: loaded.revisions.map((r) => ({ ...r, revision: storedTimes(r.revision) })),
-      urlFromBase: urlFromBase(deployment, entry),
-    };
-    store.put(record.deployment, record.meta, record.revisions);
-    stored.push(record);
+    store.put(
+      storedTimes(deployment),
+      loaded.meta,
+      loaded.revisions.map((r) => ({ ...r, revision: storedTimes(r.revision) })),
+    );
     if (loaded.resume) resumed.push(loaded);
-  }
-  if (inputs !== undefined && !keptSection) {
-    completedEntries.save(inputs);
-    // A section with problems stops the start: only a good one is worth keeping.
-    if (sectionKey !== undefined && fixtures.problems.length === sectionProblemsBefore) seededSections.keep(inputs, sectionKey, { stored, resumed: [...resumed], lastLabel, baseUrl });
   }
 
   fixtures.documents.forEach((doc, index) => {
@@ -142,28 +103,25 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     const at = { file: doc.file, pointer: "/generate/deployments" };
     const tenantId = typeof section.tenant_id === "string" ? section.tenant_id.toLowerCase() : tenancy.defaultTenantId;
     if (!knownTenant(tenantId)) return fixtures.problem(at, `no tenant ${tenantId} in the fixtures' tenants`, "/tenant_id");
-    const env: GenerationEnv = { random: ctx.random.derive(`generate/deployments/${index}`), repositories, baseUrl: ctx.baseUrl() };
+    const setRandom = random.derive(`generate/${index}`);
+    const env: GenerationEnv = { random: setRandom, faker: setRandom.faker, repositories };
     const total = Number(section.count);
     const onProgress = ctx.options.onProgress;
     const progress = onProgress && total >= 2000 ? (done: number) => onProgress({ task: "generating deployments", done, total }) : undefined;
     // Generated records are schema-valid by construction; a sample is checked (every record of a
-    // small set, then one in CHECK_EVERY: ~300 of 100,000), so a generator bug still fails loudly
-    // without validating every record — that was most of the load time. The sample is checked once
-    // the set is made: between the records' allocations the same checks cost three times as much
-    // (~100 ms of a 100,000 load). The first record that fails ends the checks: its problems stop the start.
-    // Checked with the validators, not remembered (FixtureSet.check): a hosted deployment's
-    // custom_url carries the mock's port, so most sampled records differ from one start to the next,
-    // and one large set's sample (1,000,000: ~3,600 records) is more than the remembered list keeps;
-    // digesting each record cost more than validating it.
-    const sample: { deployment: Deployment; revisions: GeneratedRevisions; row: number }[] = [];
-    generateDeployments(env, { count: total, tenantId, before: start, takenNames: namesOf(tenantId), progress }, (deployment, meta, revisions, row) => {
-      if (row < CHECK_ALL_BELOW || row % CHECK_EVERY === 0) sample.push({ deployment, revisions, row });
-      store.putGenerated(deployment, meta, revisions, row);
+    // small set, then one in CHECK_EVERY: ~100 of 100,000), so a generator bug still fails loudly
+    // without validating every record — that was most of the load time. The first record that
+    // fails ends the checks: its problems stop the start.
+    const sample: { deployment: Deployment; revisions: RevisionEntry[] }[] = [];
+    let row = 0;
+    generateDeployments(env, { count: total, tenantId, before: start, takenNames: namesOf(tenantId), progress }, (deployment, meta, revisions) => {
+      if (row < CHECK_ALL_BELOW || row % CHECK_EVERY === 0) sample.push({ deployment, revisions });
+      row++;
+      store.put(deployment, meta, revisions);
     });
     sample.every(
-      ({ deployment, revisions, row }) =>
-        fixtures.check(at, DEPLOYMENT_REF, wireTimes(deployment), false) &&
-        revisions.entries(row, deployment).every((r) => fixtures.check(at, REVISION_REF, revisionToWire(r.revision), false)),
+      ({ deployment, revisions }) =>
+        fixtures.check(at, DEPLOYMENT_REF, wireTimes(deployment)) && revisions.every((r) => fixtures.check(at, REVISION_REF, revisionToWire(r.revision))),
     );
     progress?.(total);
   });
@@ -171,63 +129,6 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   for (const { deployment, resume } of resumed) {
     if (resume) lifecycle.resume(deployment.id, resume.revision.id, resume.revision.source, resume.revision.status, resume.failAt, start);
   }
-}
-
-/**
- * A fixture entry completed and checked against the schemas, kept for the next seeded mock of the
- * process built from the same inputs: its seed, the entry (its index and JSON text; entries read
- * from files, whose text stands for them exactly), the default tenant, the clock's start and the
- * integrations' repositories (read from the fixtures too). Completing one is most of a later
- * start otherwise (a derived generator, faker draws, the draft's copy, three schema checks). The
- * base URL is the one input left out of the key: onBaseUrl puts it in.
- */
-interface KeptEntry {
-  loaded: Loaded;
-  /** The base URL it was completed on. */
-  baseUrl: string;
-}
-const completedEntries = new SeededValues<KeptEntry>(5000, "deployment-fixtures");
-
-/**
- * The `deployments` section of a seeded mock as stored, kept for the next mock of the process built
- * from the same inputs: those of its entries' completions (KeptEntry), the tenants and integrations
- * the entries are checked against, and the fixture files' texts (FixtureSet.textKey: the entries
- * follow from them; not kept for objects passed in). Each entry's checks (source rules, names, ids,
- * tenants, integrations, revisions) depend on nothing else, so a mock built from the same inputs
- * stores the same records with no problem found, and only storing them (on its base URL, as
- * onBaseUrl) and resuming the ones in flight is left to do.
- */
-interface KeptSection {
-  /** `urlFromBase`: its `custom_url` is its agent URL on the base URL it was stored on (onBaseUrl). */
-  stored: { deployment: Deployment; meta: DeploymentMeta; revisions: RevisionEntry[]; urlFromBase: boolean }[];
-  /** The entries whose newest revision is in flight, in order. */
-  resumed: Loaded[];
-  /** The label of the last entry completed. */
-  lastLabel: string | undefined;
-  baseUrl: string;
-}
-const seededSections = new SeededValues<KeptSection>(100);
-
-function sectionKeyOf(ctx: MockContext, tenantIds: readonly string[], textKey: string): string {
-  const integrations = [...ctx.data.integrations.values()].map((i) => i.integration.id.toLowerCase());
-  return JSON.stringify([tenantIds, integrations, textKey]);
-}
-
-/**
- * A kept completion on this mock's base URL. The one value of a completion that depends on it is a
- * hosted deployment's generated `custom_url`, its agent URL on the mock (coherentConfigs); an
- * entry's own `custom_url` wins over it.
- */
-function onBaseUrl(kept: KeptEntry, entry: FixtureEntry, baseUrl: string): Loaded {
-  const { loaded } = kept;
-  const { deployment } = loaded;
-  if (kept.baseUrl === baseUrl || !urlFromBase(deployment, entry)) return loaded;
-  return { ...loaded, deployment: { ...deployment, source_config: { ...deployment.source_config, custom_url: agentUrl(baseUrl, deployment.id) } } };
-}
-
-/** Whether a completed deployment's `custom_url` was generated: its agent URL on the mock, which follows the base URL. */
-function urlFromBase(deployment: DeploymentWire, entry: FixtureEntry): boolean {
-  return SOURCE_RULES[deployment.source].hosted && getOwn(getOwn(entry.value, "source_config"), "custom_url") === undefined;
 }
 
 /**
@@ -240,7 +141,7 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
   const source = (sources.includes(value.source as DeploymentSource) ? value.source : draft.source) as DeploymentSource;
   const id = (typeof value.id === "string" ? value.id : String(draft.id)).toLowerCase();
   const fixtureRevisions = (Array.isArray(entry.value.revisions) ? entry.value.revisions : [{}]) as Record<string, unknown>[];
-  const configs = coherentConfigs(env, source, id, draft as { source_config?: ConfigObject; source_revision_config?: ConfigObject });
+  const configs = coherentConfigs(env, source, draft as { source_config?: ConfigObject; source_revision_config?: ConfigObject });
   const drafted = Date.parse(String(draft.created_at));
   const createdAt = Math.min(Number.isNaN(drafted) ? start : drafted, start - fixtureRevisions.length * HOUR_MS - HOUR_MS);
   const base = {
@@ -270,7 +171,7 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
       updated_at: formatTimestamp(at + 10 * 60_000),
       status: "DEPLOYED",
       source,
-      source_revision_config: i === 0 ? deployment.source_revision_config : olderRevisionConfig(env.random, source, deployment.source_revision_config),
+      source_revision_config: i === 0 ? deployment.source_revision_config : olderRevisionConfig(env, source, deployment.source_revision_config),
     };
     const revision = deepMerge(defaults, omit(fixture, REVISION_FIXTURE_KEYS)) as unknown as RevisionWire;
     revision.id = String(revision.id).toLowerCase();
@@ -294,8 +195,7 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
       fail_next_at: (entry.value.fail_next_revision_at as RevisionStatus | undefined) ?? null,
     },
     revisions,
-    // Absent rather than undefined: a completion is kept on disk as JSON (SeededValues), which has no undefined.
-    ...(isInFlight(newest.status) ? { resume: { revision: newest, failAt: failAt ?? null } } : {}),
+    resume: isInFlight(newest.status) ? { revision: newest, failAt: failAt ?? null } : undefined,
   };
 }
 

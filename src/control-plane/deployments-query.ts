@@ -14,23 +14,14 @@ export interface Page<T> {
 }
 
 /**
- * One page of a tenant's deployments, newest first. Walks the cached sorted view, testing each
+ * One page of a tenant's deployments, newest first. Walks the cached sorted list, testing each
  * record against the filters and stopping as soon as the page is full: no copy of the collection.
  */
 export function listDeployments(store: DeploymentStore, tenantId: string, query: DeploymentListQuery): Page<Deployment> {
   // A list of ids is looked up directly rather than scanned for.
   const ids = commaList(query.deployment_ids, (id) => id.toLowerCase());
-  // A status filter walks only the deployments with that status (an empty one filters nothing).
-  const candidates = ids
-    ? [...ids].flatMap((id) => store.get(tenantId, id) ?? []).sort(newestFirst)
-    : query.status
-      ? store.withStatus(tenantId, query.status)
-      : store.sortedFor(tenantId);
-  const needle = query.name_contains?.toLowerCase();
-  // Without one, the name filter jumps from match to match through the store's name text instead of
-  // testing each record (its positions are those of the whole list).
-  const next = !ids && !query.status && needle ? (from: number) => store.nextNameMatch(tenantId, needle, from) : undefined;
-  return page(candidates, deploymentFilter(store, query), query, next);
+  const candidates = ids ? [...ids].flatMap((id) => store.get(tenantId, id) ?? []).sort(newestFirst) : store.sortedFor(tenantId);
+  return page(candidates, deploymentFilter(store, query), query);
 }
 
 /** A deployment's revisions, newest first, filtered by `status` (comma-separated, any) and `remote_reconciled`. */
@@ -42,45 +33,33 @@ export function listRevisions(revisions: readonly RevisionEntry[], query: Revisi
   return page(revisions, checks.length ? (entry) => checks.every((check) => check(entry)) : undefined, query);
 }
 
+/** One test for every filter of the query (every deployment of a large tenant may be tested), or undefined when none is set. */
 function deploymentFilter(store: DeploymentStore, query: DeploymentListQuery): ((d: Deployment) => boolean) | undefined {
-  const checks: ((d: Deployment) => boolean)[] = [];
-  const needle = query.name_contains?.toLowerCase();
-  // Stored names match NAME_PATTERN (lowercase), fixtures and creates alike: no per-record lowercasing.
-  if (needle) checks.push((d) => d.name.includes(needle));
-  const { status, image_version: version, deployment_type: type } = query;
   // An empty string filters nothing, as the CLI's `name_contains=` shows ("list all").
-  if (status) checks.push((d) => d.status === status);
-  if (version) checks.push((d) => d.image_version === version);
-  if (type) checks.push((d) => d.source_config.deployment_type === type);
-  if (typeof query.remote_reconciled === "boolean") {
-    const wanted = query.remote_reconciled;
-    checks.push((d) => store.metaOf(d.id).remote_reconciled === wanted);
-  }
+  const needle = query.name_contains?.toLowerCase() || undefined;
+  const { status, image_version: version, deployment_type: type } = query;
+  const remote = typeof query.remote_reconciled === "boolean" ? query.remote_reconciled : undefined;
   const tags = commaList(query.tag_value_ids, (id) => id.toLowerCase());
-  if (tags) checks.push((d) => store.metaOf(d.id).tag_value_ids.some((tag) => tags.has(tag)));
-  return checks.length ? (d) => checks.every((check) => check(d)) : undefined;
+  if (!needle && !status && !version && !type && remote === undefined && !tags) return undefined;
+  return (d) =>
+    // Stored names match NAME_PATTERN (lowercase), fixtures and creates alike: no per-record lowercasing.
+    (!needle || d.name.includes(needle)) &&
+    (!status || d.status === status) &&
+    (!version || d.image_version === version) &&
+    (!type || d.source_config.deployment_type === type) &&
+    (remote === undefined || store.metaOf(d.id).remote_reconciled === remote) &&
+    (!tags || store.metaOf(d.id).tag_value_ids.some((tag) => tags.has(tag)));
 }
 
-/** What a page is cut from: an array, or the store's newest-first view of its index. */
-interface Sequence<T> {
-  readonly length: number;
-  at(i: number): T | undefined;
-  slice(start: number, end: number): T[];
-}
-
-/**
- * One page of a sorted list: the items matching from `offset`, and the offset of the next page.
- * `next(i)`: the first position ≥ i that can match (skips records a filter has ruled out in bulk).
- */
-export function page<T>(sorted: Sequence<T>, matches: ((item: T) => boolean) | undefined, query: { limit: number; offset: number }, next = (i: number) => i): Page<T> {
+/** One page of a sorted list: the items matching from `offset`, and the offset of the next page. */
+export function page<T>(sorted: readonly T[], matches: ((item: T) => boolean) | undefined, query: { limit: number; offset: number }): Page<T> {
   if (!matches) {
     const resources = sorted.slice(query.offset, query.offset + query.limit);
     return { resources, offset: query.offset + resources.length };
   }
   const resources: T[] = [];
   let skipped = 0;
-  for (let i = next(0); i < sorted.length; i = next(i + 1)) {
-    const item = sorted.at(i) as T;
+  for (const item of sorted) {
     if (!matches(item)) continue;
     if (skipped < query.offset) skipped++;
     else if (resources.push(item) === query.limit) break;

@@ -1,7 +1,6 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import type { Collection } from "../store/collection.js";
-import type { GeneratedRevisions } from "./generated-revisions.js";
 import { schemas } from "../schemas/registry.js";
 import type { Deployment as DeploymentRecord, DeploymentSource, DeploymentStatus, Revision as RevisionRecord, RevisionStatus } from "../schemas/types.gen.js";
 
@@ -56,26 +55,13 @@ export interface DeploymentMeta {
 
 /**
  * A deployment as the collection holds it: the wire record, its metadata and its revisions, one map
- * entry for all (a second map keyed by the same id was a tenth of loading 100,000 generated
- * deployments). A write stores a new entry that shares what it does not change.
+ * entry for all. A write stores a new entry that shares what it does not change.
  */
 export interface StoredDeployment {
   deployment: Deployment;
   meta: DeploymentMeta;
-  /**
-   * Its revisions, newest first. Kept with the deployment, not in a map by revision id: every lookup
-   * of a revision knows its deployment. Undefined until read for a generated deployment, whose
-   * revisions are row `row` of its set's table (`generated`); revisionsIn builds them then.
-   */
-  revisions: readonly RevisionEntry[] | undefined;
-  generated: GeneratedRevisions | undefined;
-  row: number;
-}
-
-/** A stored deployment's revisions, newest first, built from its set's table on first read and kept with it. */
-export function revisionsIn(stored: StoredDeployment): readonly RevisionEntry[] {
-  // Written in place: a cache of what the entry stands for, the same whoever reads it first.
-  return (stored.revisions ??= (stored.generated as GeneratedRevisions).entries(stored.row, stored.deployment));
+  /** Its revisions, newest first (every lookup of a revision knows its deployment). */
+  revisions: readonly RevisionEntry[];
 }
 
 /** The metadata of a deployment that has none stored: shared, never written. */
@@ -97,20 +83,18 @@ export function schemaKeys(def: string): readonly string[] {
 const keysByDef = new Map<string, readonly string[]>();
 
 /**
- * The deployments of one mock: wire records and their metadata (revisions included), in a copy-on-write
- * collection (so reset() is a shallow copy), plus an index per tenant — names (uniqueness) and the
- * newest-first order list requests page through — kept up to date by each write instead of being
- * rebuilt, so a create costs the same with 10 or 100,000 deployments stored.
+ * The deployments of one mock: wire records with their metadata and revisions, in a copy-on-write
+ * collection (so reset() is a shallow copy). Two views are derived from it: each tenant's names
+ * (uniqueness), kept in step by the writes made here so that a create costs the same with 10 or
+ * 100,000 deployments stored, and each tenant's newest-first list, sorted when a read needs it and
+ * kept until the next write.
  */
 export class DeploymentStore {
   private readonly entries: Collection<StoredDeployment>;
-  private index = new Map<string, TenantIndex>();
-  /**
-   * The collection version the index matches. Writes through this class update the index in step;
-   * anything else that changes the collection (reset's restore, a write the index cannot follow
-   * cheaply) leaves them apart and the index is rebuilt once, on the next read.
-   */
-  private indexVersion = -1;
+  /** tenant → name → id, valid while `namesVersion` is the collection's version (anything else, reset's restore included, rebuilds it). */
+  private names = new Map<string, Map<string, string>>();
+  private namesVersion = -1;
+  private sorted: { version: number; byTenant: Map<string, Deployment[]> } | undefined;
 
   constructor(ctx: MockContext) {
     this.entries = ctx.data.deployments;
@@ -142,8 +126,7 @@ export class DeploymentStore {
 
   /** Revisions of a deployment, newest first. */
   revisionsOf(id: string): readonly RevisionEntry[] {
-    const entry = this.entries.get(id);
-    return entry ? revisionsIn(entry) : NO_REVISIONS;
+    return this.entries.get(id)?.revisions ?? NO_REVISIONS;
   }
 
   revisionOf(deploymentId: string, revisionId: string): RevisionEntry | undefined {
@@ -152,26 +135,18 @@ export class DeploymentStore {
 
   /** Adds or replaces a whole deployment with its metadata and revisions (fixtures, create). */
   put(deployment: Deployment, meta: DeploymentMeta, revisions: readonly RevisionEntry[]): void {
-    this.write({ deployment, meta, revisions, generated: undefined, row: 0 });
+    this.write({ deployment, meta, revisions });
   }
 
-  /** Adds a generated deployment, its revisions being record `row` of its set's table. */
-  putGenerated(deployment: Deployment, meta: DeploymentMeta, generated: GeneratedRevisions, row: number): void {
-    this.write({ deployment, meta, revisions: undefined, generated, row }, true);
-  }
-
-  /** Replaces a deployment's wire record; its revisions are built first if still in the table (they follow from the record they were generated with). */
+  /** Replaces a deployment's wire record. */
   update(deployment: Deployment): void {
-    this.write({ deployment, meta: this.metaOf(deployment.id), revisions: this.revisionsOf(deployment.id), generated: undefined, row: 0 });
+    this.write({ deployment, meta: this.metaOf(deployment.id), revisions: this.revisionsOf(deployment.id) });
   }
 
-  /** Replaces a deployment's metadata, and its revisions when given (nothing when it does not exist); the index does not depend on them. */
+  /** Replaces a deployment's metadata, and its revisions when given (nothing when it does not exist). */
   setMeta(id: string, meta: DeploymentMeta, revisions?: readonly RevisionEntry[]): void {
     const entry = this.entries.get(id);
-    if (!entry) return;
-    const inStep = this.indexVersion === this.entries.version;
-    this.entries.set(id, { deployment: entry.deployment, meta, revisions: revisions ?? revisionsIn(entry), generated: undefined, row: 0 });
-    if (inStep) this.indexVersion = this.entries.version;
+    if (entry) this.write({ deployment: entry.deployment, meta, revisions: revisions ?? entry.revisions });
   }
 
   /** Replaces a revision of its deployment (found by id), or adds it as the newest. */
@@ -183,261 +158,59 @@ export class DeploymentStore {
 
   remove(id: string): void {
     const old = this.byId(id);
-    const inStep = this.indexVersion === this.entries.version;
-    if (!this.entries.delete(id) || !old) return;
-    if (!inStep) return;
-    const tenant = this.index.get(old.tenant_id);
-    const place = tenant && placeOf(tenant, old);
-    if (!tenant || !place || place.at < 0) return;
-    place.list.splice(place.at, 1);
-    tenant.nameText = undefined;
-    tenant.byStatus = undefined;
-    if (tenant.names.get(old.name) === id) tenant.names.delete(old.name);
-    this.indexVersion = this.entries.version;
+    const inStep = this.namesVersion === this.entries.version;
+    if (!this.entries.delete(id) || !old || !inStep) return;
+    const names = this.names.get(old.tenant_id);
+    if (names?.get(old.name) === id) names.delete(old.name);
+    this.namesVersion = this.entries.version;
   }
 
   nameTaken(tenantId: string, name: string): boolean {
-    return this.indexed(tenantId).names.has(name);
-  }
-
-  /**
-   * The first position ≥ `from` (newest-first, as sortedFor) whose name contains `needle`, or the
-   * length when none does. One indexOf over every name of the tenant joined in list order, built once
-   * per write: a name filter that matches nothing costs one string search, not a test per record.
-   */
-  nextNameMatch(tenantId: string, needle: string, from: number): number {
-    const tenant = this.indexed(tenantId);
-    const count = inOrder(tenant).length;
-    if (from >= count || needle.includes("\n")) return count;
-    if (!tenant.nameText) {
-      const names = tenant.view.slice(0, count).map((d) => d.name);
-      const starts = new Int32Array(count);
-      let at = 0;
-      names.forEach((name, i) => {
-        starts[i] = at;
-        at += name.length + 1;
-      });
-      tenant.nameText = { text: names.join("\n"), starts };
+    if (this.namesVersion !== this.entries.version) {
+      this.names = new Map();
+      for (const { deployment } of this.entries.values()) this.tenantNames(deployment.tenant_id).set(deployment.name, deployment.id);
+      this.namesVersion = this.entries.version;
     }
-    const { text, starts } = tenant.nameText;
-    const pos = text.indexOf(needle, starts[from]);
-    if (pos < 0) return count;
-    let lo = from;
-    let hi = count - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if ((starts[mid] as number) <= pos) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return this.names.get(tenantId)?.has(name) ?? false;
   }
 
-  /**
-   * A tenant's deployments that have `status`, newest first (as sortedFor). Built on demand, one pass
-   * over the tenant, and kept until the next write: a status filter then walks only the deployments
-   * it can match instead of every one newer than its page (a status few have, under many newer
-   * deployments, walked them all on every request).
-   */
-  withStatus(tenantId: string, status: string): readonly Deployment[] {
-    const tenant = this.indexed(tenantId);
-    if (!tenant.byStatus) {
-      const all = inOrder(tenant);
-      tenant.byStatus = new Map();
-      for (let i = all.length - 1; i >= 0; i--) {
-        const d = all[i] as Deployment;
-        const list = tenant.byStatus.get(d.status);
-        if (list) list.push(d);
-        else tenant.byStatus.set(d.status, [d]);
-      }
-    }
-    return tenant.byStatus.get(status) ?? [];
-  }
-
-  /** A tenant's deployments, newest first (`created_at` desc, then `id` asc), without a copy. */
-  sortedFor(tenantId: string): NewestFirst<Deployment> {
-    const tenant = this.indexed(tenantId);
-    inOrder(tenant);
-    return tenant.view;
-  }
-
-  /**
-   * Stores a deployment and follows it in the index: a replacement keeps its place (created_at and id
-   * never change), a new deployment is appended when it is the newest of all and otherwise waits in
-   * the tenant's `unsorted` until a read needs the order (inOrder). Writes while
-   * the index is already out of step (a bulk load before any read) only touch the collection: the
-   * index is built once, on the next read, instead of once per record; those of a generated set
-   * (`bulk`) are added to it (Collection.add: into its map on the next read too).
-   */
-  private write(stored: StoredDeployment, bulk = false): void {
-    const { deployment } = stored;
-    if (this.indexVersion !== this.entries.version) {
-      if (bulk) this.entries.add(deployment.id, stored);
-      else this.entries.set(deployment.id, stored);
-      return;
-    }
-    const old = this.byId(deployment.id);
-    this.entries.set(deployment.id, stored);
-    const tenant = this.index.get(deployment.tenant_id) ?? (old ? undefined : this.emptyTenant(deployment.tenant_id));
-    if (!tenant) return;
-    tenant.nameText = undefined;
-    tenant.byStatus = undefined;
-    if (old) {
-      const place = old.tenant_id === deployment.tenant_id && old.created_at === deployment.created_at ? placeOf(tenant, old) : undefined;
-      if (!place || place.at < 0) return;
-      place.list[place.at] = deployment;
-      if (old.name !== deployment.name) {
-        if (tenant.names.get(old.name) === deployment.id) tenant.names.delete(old.name);
-        tenant.names.set(deployment.name, deployment.id);
-      }
-    } else {
-      const list = tenant.oldestFirst;
-      const last = list[list.length - 1];
-      if (!tenant.unsorted.length && (!last || oldestFirst(last, deployment) <= 0)) list.push(deployment);
-      else tenant.unsorted.push(deployment);
-      tenant.names.set(deployment.name, deployment.id);
-    }
-    this.indexVersion = this.entries.version;
-  }
-
-  private emptyTenant(tenantId: string): TenantIndex {
-    const tenant = tenantIndex([]);
-    this.index.set(tenantId, tenant);
-    return tenant;
-  }
-
-  private indexed(tenantId: string): TenantIndex {
-    if (this.indexVersion !== this.entries.version) {
+  /** A tenant's deployments, newest first (`created_at` desc, then `id` asc): sorted on the first read after a write. */
+  sortedFor(tenantId: string): readonly Deployment[] {
+    if (this.sorted?.version !== this.entries.version) {
       const byTenant = new Map<string, Deployment[]>();
-      for (const { deployment: d } of this.entries.values()) {
-        const list = byTenant.get(d.tenant_id);
-        if (list) list.push(d);
-        else byTenant.set(d.tenant_id, [d]);
+      for (const { deployment } of this.entries.values()) {
+        const list = byTenant.get(deployment.tenant_id);
+        if (list) list.push(deployment);
+        else byTenant.set(deployment.tenant_id, [deployment]);
       }
-      this.index = new Map([...byTenant].map(([tenant, list]) => [tenant, tenantIndex(list.sort(oldestFirst))]));
-      this.indexVersion = this.entries.version;
+      for (const list of byTenant.values()) list.sort(newestFirst);
+      this.sorted = { version: this.entries.version, byTenant };
     }
-    return this.index.get(tenantId) ?? this.emptyTenant(tenantId);
+    return this.sorted.byTenant.get(tenantId) ?? NO_DEPLOYMENTS;
+  }
+
+  private write(stored: StoredDeployment): void {
+    const { deployment } = stored;
+    const inStep = this.namesVersion === this.entries.version;
+    const old = inStep ? this.byId(deployment.id) : undefined;
+    this.entries.set(deployment.id, stored);
+    if (!inStep) return;
+    if (old && (old.name !== deployment.name || old.tenant_id !== deployment.tenant_id)) {
+      const names = this.names.get(old.tenant_id);
+      if (names?.get(old.name) === old.id) names.delete(old.name);
+    }
+    this.tenantNames(deployment.tenant_id).set(deployment.name, deployment.id);
+    this.namesVersion = this.entries.version;
+  }
+
+  private tenantNames(tenantId: string): Map<string, string> {
+    let names = this.names.get(tenantId);
+    if (!names) this.names.set(tenantId, (names = new Map()));
+    return names;
   }
 }
 
-interface TenantIndex {
-  /**
-   * Oldest first, so a new deployment that is the newest of all is an append. Read it through
-   * inOrder(), which first sorts in the deployments waiting in `unsorted`.
-   */
-  oldestFirst: Deployment[];
-  /**
-   * New deployments not in `oldestFirst` yet, in the order they came: those that are not the newest
-   * of all. With the mock's clock standing still (the default), every create has the same
-   * created_at and its place among them is by id, anywhere in the list: splicing each one in moved
-   * half the list per create (at 80,000 deployments ~75 µs, most of a create's CPU, and growing).
-   */
-  unsorted: Deployment[];
-  view: NewestFirst<Deployment>;
-  /** name → id */
-  names: Map<string, string>;
-  /** Names in list order joined by newlines, and where each starts (nextNameMatch); built on demand. */
-  nameText?: { text: string; starts: Int32Array };
-  /** Deployments by status, newest first (withStatus); built on demand. */
-  byStatus?: Map<string, Deployment[]>;
-}
-
-function tenantIndex(oldest: Deployment[]): TenantIndex {
-  return { oldestFirst: oldest, unsorted: [], view: new NewestFirst(oldest), names: new Map(oldest.map((d) => [d.name, d.id])) };
-}
-
-/**
- * A tenant's deployments oldest first, with those waiting in `unsorted` put in their places: a few
- * spliced in one by one (a memmove each, as a create did before), more in one merge of the two
- * sorted lists (a read after k creates costs n + k log k, once, where splicing cost k × n).
- */
-function inOrder(tenant: TenantIndex): Deployment[] {
-  const waiting = tenant.unsorted;
-  if (!waiting.length) return tenant.oldestFirst;
-  tenant.unsorted = [];
-  const list = tenant.oldestFirst;
-  if (waiting.length <= SPLICED) {
-    for (const d of waiting) list.splice(insertionPoint(list, d), 0, d);
-    return list;
-  }
-  waiting.sort(oldestFirst);
-  // Everything before the first waiting one's place is copied in one go.
-  let i = insertionPoint(list, waiting[0] as Deployment);
-  const merged = list.slice(0, i);
-  let j = 0;
-  while (i < list.length || j < waiting.length) {
-    merged.push(j >= waiting.length || (i < list.length && oldestFirst(list[i] as Deployment, waiting[j] as Deployment) <= 0) ? (list[i++] as Deployment) : (waiting[j++] as Deployment));
-  }
-  tenant.oldestFirst = merged;
-  tenant.view = new NewestFirst(merged);
-  return merged;
-}
-
-/** Waiting deployments inOrder splices in rather than merging: a merge walks the whole list. */
-const SPLICED = 16;
-
-/** A read-only newest-first view of an oldest-first array (shares it; no copy). */
-export class NewestFirst<T> {
-  constructor(private readonly oldest: readonly T[]) {}
-
-  get length(): number {
-    return this.oldest.length;
-  }
-
-  at(i: number): T | undefined {
-    return i >= 0 && i < this.oldest.length ? this.oldest[this.oldest.length - 1 - i] : undefined;
-  }
-
-  slice(start: number, end: number): T[] {
-    const out: T[] = [];
-    for (let i = Math.max(0, start); i < Math.min(end, this.oldest.length); i++) out.push(this.oldest[this.oldest.length - 1 - i] as T);
-    return out;
-  }
-
-  *[Symbol.iterator](): Iterator<T> {
-    for (let i = this.oldest.length - 1; i >= 0; i--) yield this.oldest[i] as T;
-  }
-}
-
-/**
- * Where `d` is in a tenant's index: among those waiting to be sorted in (looked for from the newest:
- * a create's own update, its first revision, comes next), or in the sorted list. `at` is -1 if absent.
- */
-function placeOf(tenant: TenantIndex, d: Deployment): { list: Deployment[]; at: number } {
-  const waiting = tenant.unsorted.lastIndexOf(d);
-  return waiting >= 0 ? { list: tenant.unsorted, at: waiting } : { list: tenant.oldestFirst, at: positionOf(tenant.oldestFirst, d) };
-}
-
-/** Where `d` (same created_at and id) sits in an oldest-first list: binary search, -1 if absent. */
-function positionOf(list: readonly Deployment[], d: Deployment): number {
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = oldestFirst(list[mid] as Deployment, d);
-    if (c === 0) return (list[mid] as Deployment).id === d.id ? mid : -1;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
-/** The index before which `d` goes in an oldest-first list (after every record that sorts before it). */
-function insertionPoint(list: readonly Deployment[], d: Deployment): number {
-  let lo = 0;
-  let hi = list.length;
-  if (hi > 0 && oldestFirst(list[hi - 1] as Deployment, d) <= 0) return hi;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (oldestFirst(list[mid] as Deployment, d) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function oldestFirst(a: Deployment, b: Deployment): number {
-  return newestFirst(b, a);
-}
+const NO_DEPLOYMENTS: readonly Deployment[] = Object.freeze([]);
 
 /** `created_at` descending (epoch ms), then `id` ascending. */
 export function newestFirst(a: { created_at: number; id: string }, b: { created_at: number; id: string }): number {

@@ -1,11 +1,9 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, omit } from "../core/json.js";
-import { fakerAlphanumeric, fakerInt } from "../core/faker-draws.js";
-import type { Randomizer } from "@faker-js/faker";
+import type { Random } from "../core/random.js";
 import type { FixtureSet } from "../store/fixtures.js";
 import { RecordGenerator } from "../store/generate.js";
-import { SeededValues } from "../store/seeded-values.js";
 import { PROVIDER_REF, type ProviderStore, type ProviderWithSecret, type StoredProvider } from "./providers-store.js";
 import type { Tenancy } from "./tenancy.js";
 
@@ -32,36 +30,23 @@ const KNOWN_ENDPOINTS: Record<string, { auth_url: string; token_url: string }> =
 const DAY_MS = 86_400_000;
 
 /**
- * Seeds the `oauth_providers` fixture section and `generate.oauth_providers.count` extra records.
- * Fields an entry leaves out are generated from the schema (seeded per entry) and made coherent:
- * the organization is the fixtures' organization, timestamps lie before the clock's start, URLs
- * and `provider_type` fit the provider's name, and an entry with `mcp_server_url` is a dynamic PKCE
- * client. Every record is checked against the schema; problems are reported with file and pointer.
+ * Seeds the `oauth_providers` fixture section and `generate.oauth_providers.count` extra records,
+ * drawing only from `random` (the step's own generator). Fields an entry leaves out are generated
+ * from the schema (seeded per entry) and made coherent: the organization is the fixtures'
+ * organization, timestamps lie before the clock's start, URLs and `provider_type` fit the provider's
+ * name, and an entry with `mcp_server_url` is a dynamic PKCE client. Every record is checked against
+ * the schema; problems are reported with file and pointer.
  */
-export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: Tenancy, store: ProviderStore): void {
+export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: Tenancy, store: ProviderStore, random: Random): void {
   const count = getOwn(getOwn(fixtures.setting("generate")?.value, "oauth_providers"), "count");
   const total = typeof count === "number" ? count : 0;
-  const key = keptKey(ctx, tenancy, fixtures);
-  const kept = key && seededProviders.get(key.inputs, key.section);
-  if (kept) {
-    for (const record of kept.records) store.set(record);
-    // What completing them did to the mock's own generator: its faker sequence seeded for the last label and drawn from.
-    if (kept.last) {
-      const sequence = new RecordGenerator(ctx.random).fakerSequenceFor(kept.last.label);
-      for (let i = 0; i < kept.last.draws; i++) sequence.next();
-    }
-    return;
-  }
   const entries = fixtures.entries("oauth_providers");
-  const problemsBefore = fixtures.problems.length;
-  const records: StoredProvider[] = [];
-  const last: LastDraws = { label: "", draws: 0 };
-  const generator = new RecordGenerator(ctx.random);
+  const generator = new RecordGenerator(random);
   const slugs = new SlugAllocator(entries.map((e) => e.value.provider_id).filter((v): v is string => typeof v === "string"));
   const seen = new Map<string, string>();
 
   for (const entry of entries) {
-    const record = completeProvider(ctx, generator, tenancy, slugs, entry.value, `oauth_providers/${entry.index}`, last);
+    const record = completeProvider(ctx, generator, tenancy, slugs, entry.value, `oauth_providers/${entry.index}`);
     const secret = getOwn(entry.value, "client_secret");
     if (secret !== undefined && secret !== null && typeof secret !== "string") {
       fixtures.problem(entry, `must be string or null; got ${JSON.stringify(secret)}`, "/client_secret");
@@ -74,69 +59,15 @@ export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: T
       continue;
     }
     seen.set(key, `${entry.file}#${entry.pointer}`);
-    records.push(store.set(toStored(record)));
+    store.set(toStored(record));
   }
 
-  for (let i = 0; i < total; i++) {
-    records.push(store.set(toStored(completeProvider(ctx, generator, tenancy, slugs, {}, `oauth_providers/generated/${i}`, last))));
-  }
-  // A section with problems stops the start: only a good one is worth keeping.
-  if (key && fixtures.problems.length === problemsBefore) seededProviders.keep(key.inputs, key.section, { records, last: last.label ? last : undefined });
-}
-
-/** The last completion's faker label and how many numbers it drew. */
-interface LastDraws {
-  label: string;
-  draws: number;
-}
-
-/**
- * A seeded mock's providers, kept for the next mock of the process built from the same inputs: the
- * seed, the organization, the clock's start and the fixture files' texts (FixtureSet.textKey: the
- * section's entries and the generated count follow from them; not kept for objects passed in). Completing
- * and checking them is a tenth of a later start otherwise. The slugs handed out depend on every
- * entry, so the section is kept whole.
- */
-interface KeptProviders {
-  records: StoredProvider[];
-  last: LastDraws | undefined;
-}
-const seededProviders = new SeededValues<KeptProviders>(100);
-
-function keptKey(ctx: MockContext, tenancy: Tenancy, fixtures: FixtureSet): { inputs: string; section: string } | undefined {
-  if (ctx.random.seedKey === undefined || fixtures.textKey === undefined) return undefined;
-  return { inputs: JSON.stringify([ctx.random.seedKey, tenancy.organizationId, ctx.clock.now()]), section: fixtures.textKey };
-}
-
-/** A faker sequence that counts the numbers drawn from it (a kept completion draws as many again). */
-class CountedDraws implements Randomizer {
-  constructor(
-    private readonly sequence: Randomizer,
-    private readonly last: LastDraws,
-  ) {}
-
-  readonly next = (): number => {
-    this.last.draws++;
-    return this.sequence.next();
-  };
-
-  readonly seed = (seed: number | number[]): void => this.sequence.seed(seed);
+  for (let i = 0; i < total; i++) store.set(toStored(completeProvider(ctx, generator, tenancy, slugs, {}, `oauth_providers/generated/${i}`)));
 }
 
 /** A fixture entry completed into a wire-shaped record (not yet checked against the schema, not yet stored). */
-function completeProvider(
-  ctx: MockContext,
-  generator: RecordGenerator,
-  tenancy: Tenancy,
-  slugs: SlugAllocator,
-  given: Record<string, unknown>,
-  label: string,
-  last: LastDraws,
-): ProviderWithSecret {
+function completeProvider(ctx: MockContext, generator: RecordGenerator, tenancy: Tenancy, slugs: SlugAllocator, given: Record<string, unknown>, label: string): ProviderWithSecret {
   const generated = generator.generate(PROVIDER_REF, label);
-  last.label = label;
-  last.draws = 0;
-  const draws = new CountedDraws(generator.fakerSequenceFor(label), last);
   const name = typeof given.name === "string" ? given.name : String(generated.name);
   const slug = slugify(name);
   const mcpServerUrl = typeof given.mcp_server_url === "string" ? given.mcp_server_url : null;
@@ -145,8 +76,9 @@ function completeProvider(
   const endpoints = mcpServerUrl ? mcpEndpoints(mcpServerUrl) : KNOWN_ENDPOINTS[slug];
 
   const now = ctx.clock.now();
-  const created = typeof given.created_at === "string" ? Date.parse(given.created_at) : now - fakerInt(draws, 30 * DAY_MS, 400 * DAY_MS);
-  const updated = Math.min(now, created + fakerInt(draws, 0, 20 * DAY_MS));
+  const faker = generator.fakerFor(label);
+  const created = typeof given.created_at === "string" ? Date.parse(given.created_at) : now - faker.number.int({ min: 30 * DAY_MS, max: 400 * DAY_MS });
+  const updated = Math.min(now, created + faker.number.int({ min: 0, max: 20 * DAY_MS }));
 
   const defaults: ProviderWithSecret = {
     id: String(generated.id),
@@ -165,7 +97,7 @@ function completeProvider(
     is_dynamic_client: dynamic,
     created_at: formatTimestamp(Number.isNaN(created) ? now : created),
     updated_at: formatTimestamp(Number.isNaN(created) ? now : updated),
-    client_secret: dynamic ? null : fakerAlphanumeric(draws, 40),
+    client_secret: dynamic ? null : faker.string.alphanumeric(40),
   };
   return deepMerge(defaults, given);
 }

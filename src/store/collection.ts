@@ -10,27 +10,11 @@ export class Collection<T> {
   private saved = new Map<string, T>();
   /** `items` is also the snapshot: copy it before changing it. */
   private shared = false;
-  /**
-   * Records stored by add() and not in the map yet, with their ids, in the order they came. A bulk
-   * load (100,000 generated deployments) leaves them here: putting each in the map as it was made
-   * was a tenth of the load (hashing its new id and a miss in a table megabytes wide, between one
-   * record's allocations and the next). The first access after puts them in, in order (settle), so
-   * every method sees the map set() would have made. A snapshot taken meanwhile includes them
-   * (savedPending); add() after one is set().
-   */
-  private pending: Pending<T> = { ids: [], records: [] };
-  private savedPending: Pending<T> = { ids: [], records: [] };
   /** Incremented on every write; derived views (sorted lists, indexes) cache against it. */
   version = 0;
   private readonly listeners = new Set<WriteListener<T>>();
   /** The listeners as one call, or none: one optional call per write keeps writes cheap when nobody watches. */
   private onWrite: WriteListener<T> | undefined;
-  /**
-   * Whether onWrite is given the record a write replaced, asked at each write. Finding it is a lookup
-   * per write — a good part of loading 100,000 generated records — so a listener that does not use
-   * it (or not at the moment: nobody follows the change feed) says so.
-   */
-  onWriteTakesPrevious: () => boolean = () => true;
 
   constructor(readonly name: string) {}
 
@@ -59,49 +43,28 @@ export class Collection<T> {
   }
 
   get size(): number {
-    this.settle();
     return this.items.size;
   }
 
   get(id: string): T | undefined {
-    this.settle();
     return this.items.get(id);
   }
 
   has(id: string): boolean {
-    this.settle();
     return this.items.has(id);
   }
 
   set(id: string, record: T): T {
-    this.settle();
-    const previous = this.onWrite && this.onWriteTakesPrevious() ? this.items.get(id) : undefined;
+    const previous = this.onWrite ? this.items.get(id) : undefined;
     this.own().set(id, record);
     this.version++;
     this.onWrite?.(id, record, previous);
     return record;
   }
 
-  /**
-   * set() for a bulk load, which reads nothing until it is done: the record goes into the map with
-   * the next access (see `pending`). onWrite is told now, without the record it replaced (add() is
-   * set() while onWrite wants that one).
-   */
-  add(id: string, record: T): void {
-    if (this.shared || (this.onWrite && this.onWriteTakesPrevious())) {
-      this.set(id, record);
-      return;
-    }
-    this.pending.ids.push(id);
-    this.pending.records.push(record);
-    this.version++;
-    this.onWrite?.(id, record, undefined);
-  }
-
   delete(id: string): boolean {
-    this.settle();
     if (!this.items.has(id)) return false;
-    const previous = this.onWrite && this.onWriteTakesPrevious() ? this.items.get(id) : undefined;
+    const previous = this.onWrite ? this.items.get(id) : undefined;
     const deleted = this.own().delete(id);
     if (deleted) {
       this.version++;
@@ -112,7 +75,6 @@ export class Collection<T> {
 
   clear(): void {
     this.items = new Map();
-    this.pending = { ids: [], records: [] };
     this.shared = false;
     this.version++;
     this.onWrite?.(undefined, undefined, undefined);
@@ -120,18 +82,20 @@ export class Collection<T> {
 
   /** Records in insertion order. */
   values(): IterableIterator<T> {
-    this.settle();
     return this.items.values();
   }
 
+  /** Ids and records in insertion order. */
+  entries(): IterableIterator<[string, T]> {
+    return this.items.entries();
+  }
+
   find(predicate: (record: T) => boolean): T | undefined {
-    this.settle();
     for (const record of this.items.values()) if (predicate(record)) return record;
     return undefined;
   }
 
   filter(predicate: (record: T) => boolean): T[] {
-    this.settle();
     const out: T[] = [];
     for (const record of this.items.values()) if (predicate(record)) out.push(record);
     return out;
@@ -139,30 +103,14 @@ export class Collection<T> {
 
   snapshot(): void {
     this.saved = this.items;
-    this.savedPending = this.pending;
     this.shared = true;
   }
 
   restore(): void {
     this.items = this.saved;
-    this.pending = this.savedPending;
     this.shared = true;
     this.version++;
     this.onWrite?.(undefined, undefined, undefined);
-  }
-
-  /**
-   * Puts the pending records in the map, in order. Pending since before the snapshot (add() after
-   * one is set()), they belong to the saved state as much as to this one, and the map is still the
-   * saved one (every write settles first): they go into it in place, for both.
-   */
-  private settle(): void {
-    const { ids, records } = this.pending;
-    if (ids.length === 0) return;
-    const map = this.items;
-    for (let i = 0; i < ids.length; i++) map.set(ids[i] as string, records[i] as T);
-    if (this.savedPending === this.pending) this.savedPending = { ids: [], records: [] };
-    this.pending = { ids: [], records: [] };
   }
 
   /** The map, safe to write: the first write after a snapshot or restore copies it. */
@@ -177,9 +125,3 @@ export class Collection<T> {
 
 /** What a collection's subscriber is told of a write. */
 export type WriteListener<T> = (id: string | undefined, record: T | undefined, previous: T | undefined) => void;
-
-/** Ids and records of add()s not in the map yet, in order. */
-interface Pending<T> {
-  ids: string[];
-  records: T[];
-}

@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installedPackage } from "../core/lazy-modules.js";
-import { buildId } from "../core/build-id.js";
 import { sha256Hex } from "../core/digest.js";
 
 /** Bumped when what a draft is made from changes in a way the key below does not see. */
@@ -76,20 +75,9 @@ export class DraftCache {
 
 let shared: DraftCache | undefined;
 
-/** The process's cache folder (drafts and everything else kept between processes), made on first use. */
-export function fixtureCache(): DraftCache {
+/** The process's draft cache, made on first use. */
+export function draftCache(): DraftCache {
   return (shared ??= new DraftCache(draftCacheDir()));
-}
-
-/**
- * The key of a value the mock's own code computed (`parts` name it), filed under the build
- * (core/build-id.ts) and the generators' versions, so another build never reads it; undefined when
- * there is no build (the test suite runs from src/) or the cache is off.
- */
-export function builtValueKey(...parts: unknown[]): string | undefined {
-  const build = buildId();
-  if (build === undefined || !fixtureCache().dir) return undefined;
-  return sha256Hex(JSON.stringify([build, generatorVersions(), ...parts])).slice(0, 40);
 }
 
 /** The cache directory as the environment and working directory say (see DraftCache). */
@@ -99,7 +87,7 @@ export function draftCacheDir(): string | undefined {
   const modules = join(process.cwd(), "node_modules");
   if (existsSync(modules)) return join(modules, ".cache", "agent-platform-mock");
   // Per user in the shared temporary directory, and only a folder this user owns and no one else may
-  // write to: no other account's files are read (completed fixture entries are used unchecked).
+  // write to: no other account's drafts are read.
   const shared = join(tmpdir(), `agent-platform-mock-cache-${process.getuid?.() ?? "user"}`);
   return ownFolder(shared) ? shared : undefined;
 }

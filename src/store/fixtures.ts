@@ -3,7 +3,6 @@ import { ParsedFiles, readDocuments, type SourceDocument } from "../core/read-do
 import { LoadError, type LoadProblem } from "../core/load-error.js";
 import { closest } from "../core/did-you-mean.js";
 import { isPlainObject, omit, toPointer } from "../core/json.js";
-import { checkRemembering } from "../schemas/remembered-checks.js";
 import { schemas } from "../schemas/registry.js";
 import { BUNDLED_FIXTURES, type FixtureDocument, type MockOptions } from "../options.js";
 
@@ -18,8 +17,6 @@ export interface FixtureEntry {
   pointer: string;
   /** Position among all entries of its section across files (stable generation labels). */
   index: number;
-  /** Read from a file: plain JSON data, which its JSON text stands for exactly (an object passed in may hold anything). */
-  fromFile: boolean;
 }
 
 /** A fixture document; `passedIn` when it is an object given in the options rather than a file. */
@@ -38,8 +35,8 @@ export class FixtureSet {
   /**
    * `problems`: those found while reading the documents; seeding adds its own and finish() reports all.
    * `textKey`: names the texts the documents were read from, the same for the same texts in this
-   * process (ParsedFiles.textKey); undefined when any was passed in as an object. What the seed steps
-   * make from the documents and the seed alone can be kept under it.
+   * process (ParsedFiles.textKey); undefined when any was passed in as an object. What a seeded start
+   * makes from the documents can be kept under it (control-plane/seed.ts).
    */
   constructor(
     readonly documents: FixtureDocumentSource[],
@@ -55,7 +52,7 @@ export class FixtureSet {
       const list = isPlainObject(doc.content) ? doc.content[section] : undefined;
       if (!Array.isArray(list)) continue;
       list.forEach((value, i) => {
-        if (isPlainObject(value)) out.push({ value, file: doc.file, pointer: toPointer([section, i]), index: out.length, fromFile: !doc.passedIn });
+        if (isPlainObject(value)) out.push({ value, file: doc.file, pointer: toPointer([section, i]), index: out.length });
       });
     }
     return out;
@@ -77,12 +74,9 @@ export class FixtureSet {
   /**
    * Validates a completed record against its resource schema. Problems point into the fixture entry
    * (the record's own pointers equal the entry's, since filled-in fields are valid by construction).
-   * `remember: false` checks with the validator every time, without looking the record up in, or
-   * adding it to, what earlier starts found valid (remembered-checks.ts): for records that are
-   * seldom the same twice, whose digest would cost more than it saves.
    */
-  check(entry: { file: string; pointer: string }, ref: string, record: unknown, remember = true): boolean {
-    const errors = remember ? checkRemembering(ref, record) : schemas().check(ref, record);
+  check(entry: { file: string; pointer: string }, ref: string, record: unknown): boolean {
+    const errors = schemas().check(ref, record);
     for (const e of errors) this.problems.push({ file: entry.file, pointer: entry.pointer + pointerOf(e), reason: reasonOf(e) });
     return errors.length === 0;
   }
@@ -136,7 +130,7 @@ function fileErrors(doc: FixtureDocumentSource): ErrorObject[] {
   const keyed = !doc.passedIn && typeof content === "object" && content !== null && Object.isFrozen(content);
   let errors = keyed ? checkedFiles.get(content) : undefined;
   if (errors === undefined) {
-    errors = checkRemembering(FIXTURE_FILE_SCHEMA, content);
+    errors = schemas().check(FIXTURE_FILE_SCHEMA, content);
     if (keyed) checkedFiles.set(content, errors);
   }
   return errors;

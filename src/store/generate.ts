@@ -1,9 +1,8 @@
-import type { Randomizer } from "@faker-js/faker";
 import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
 import { jsonSchemaFaker } from "../core/lazy-modules.js";
 import { copyJson } from "../core/json.js";
-import { fixtureCache } from "./draft-cache.js";
+import { draftCache } from "./draft-cache.js";
 
 const MAX_CACHED = 5000;
 const generated = new Map<string, Record<string, unknown>>();
@@ -18,8 +17,8 @@ const OPTIONS = {
 
 /**
  * Fills records from the JSON Schemas with json-schema-faker and faker. Each record's values depend
- * only on the seed and the record's label (say "deployments/7"), not on what was generated before
- * it, so adding a fixture never changes the records generated for the others.
+ * only on the generator's seed and the record's label (say "deployments/7"), not on what was
+ * generated before it, so adding a fixture never changes the records generated for the others.
  */
 export class RecordGenerator {
   constructor(private readonly random: Random) {}
@@ -28,7 +27,7 @@ export class RecordGenerator {
    * A complete, schema-valid value for `ref`, with every optional property present. The value is fixed
    * by the schema and the label's seed, so it is generated once per process and copied after (a test
    * suite building a seeded mock per file pays json-schema-faker's walk once), and a seeded mock's is
-   * kept on disk for the next process.
+   * kept on disk for the next process (draft-cache.ts).
    */
   generate(ref: string, label: string): Record<string, unknown> {
     const seed = this.random.seedFor(label);
@@ -36,7 +35,7 @@ export class RecordGenerator {
     let value = generated.get(key);
     if (!value) {
       const schema = schemas().inlined(ref);
-      const disk = fixtureCache();
+      const disk = draftCache();
       const diskKey = this.random.seeded ? disk.key(schema, seed, OPTIONS) : undefined;
       value = diskKey === undefined ? undefined : disk.read(diskKey);
       if (!value) {
@@ -51,20 +50,13 @@ export class RecordGenerator {
       if (generated.size >= MAX_CACHED) generated.clear();
       generated.set(key, value);
     }
-    // Whether generated now or copied, faker is left in the same state (seeded for this label), so
-    // what is drawn after does not depend on an earlier mock in the process. Lazily: a start whose
-    // drafts all come from a cache and that draws nothing from faker after does not build faker.
-    this.random.seedFakerWith(seed);
     return copyJson(value);
   }
 
-  /**
-   * The faker sequence, re-seeded for `label` (for values the schemas cannot express well), to draw
-   * from with core/faker-draws.ts: what `faker.seed(…)` and faker's own calls would do, without faker.
-   */
-  fakerSequenceFor(label: string): Randomizer {
-    const sequence = this.random.fakerSequence;
-    sequence.seed(this.random.seedFor(`${label}#faker`));
-    return sequence;
+  /** Faker seeded for `label` (for values the schemas cannot express well): the same values whatever was drawn before. */
+  fakerFor(label: string) {
+    const faker = this.random.faker;
+    faker.seed(this.random.seedFor(`${label}#faker`));
+    return faker;
   }
 }

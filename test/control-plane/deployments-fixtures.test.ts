@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import request from "supertest";
 import { createApp, LoadError, mockOf, type FixtureDocument } from "../../src/index.js";
-import { revisionsIn } from "../../src/control-plane/deployments-store.js";
 
 const PRODUCTION = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 const STAGING = "9b2f4c1e-3d5a-4b7c-8e9f-0a1b2c3d4e5f";
@@ -31,7 +30,7 @@ describe("the bundled deployments", () => {
   const app = createApp({ seed: 42, lifecycle: "manual" });
   const data = mockOf(app).context.data;
   const all = [...data.deployments.values()].map((stored) => stored.deployment) as unknown as Stored["deployment"][];
-  const revisions = [...data.deployments.values()].flatMap((stored) => revisionsIn(stored).map((r) => r.revision.status));
+  const revisions = [...data.deployments.values()].flatMap((stored) => stored.revisions.map((r) => r.revision.status));
 
   it("cover every source, deployment type, status and revision status, in both tenants", () => {
     expect(all.length).toBeGreaterThanOrEqual(25);
@@ -108,23 +107,24 @@ describe("fixture entries are completed coherently", () => {
     expect(await pick(one)).toBe(await pick(two));
   });
 
-  it("a later mock with the same seed stores what the first did, on its own base URL; another seed its own", async () => {
-    // Entries read from a file: those are the ones kept between mocks.
+  it("a later mock with the same seed stores what the first did, whatever its base URL, and answers on its own; another seed its own", async () => {
     const dir = mkdtempSync(join(tmpdir(), "apm-fixtures-"));
     const file = join(dir, "deployments.json");
-    writeFileSync(file, JSON.stringify({ deployments: [{ name: "kept", source: "github" }, { name: "own-url", source: "github", source_config: { custom_url: "https://own.example" } }] }));
+    writeFileSync(file, JSON.stringify({ deployments: [{ name: "kept", source: "github" }, { name: "own-url", source: "external_docker", source_config: { custom_url: "https://own.example" } }] }));
     const fixtures = ["fixtures/organization.json", "fixtures/integrations.json", file];
     const stored = (app: ReturnType<typeof createApp>) => JSON.stringify([...mockOf(app).context.data.deployments.values()]);
     const first = createApp({ seed: 6, publicUrl: "http://one.test", fixtures });
     const other = createApp({ seed: 7, publicUrl: "http://one.test", fixtures });
     const later = createApp({ seed: 6, publicUrl: "http://two.test", fixtures });
     rmSync(dir, { recursive: true });
-    expect(stored(first)).toContain("http://one.test/agents/");
-    expect(stored(later)).toBe(stored(first).replaceAll("http://one.test", "http://two.test"));
+    expect(stored(later)).toBe(stored(first));
     expect(stored(later)).toContain("https://own.example");
     expect(stored(other)).not.toBe(stored(first));
     const pick = async (app: ReturnType<typeof createApp>) => (await request(app).get("/v2/deployments").expect(200)).text;
-    expect((await pick(later)).replaceAll("http://two.test", "http://one.test")).toBe(await pick(first));
+    const [one, two] = [await pick(first), await pick(later)];
+    expect(one).toContain("http://one.test/agents/");
+    expect(two.replaceAll("http://two.test", "http://one.test")).toBe(one);
+    expect(two).toContain("https://own.example");
   });
 
   it("fixture objects passed in are left as they were", () => {
@@ -152,6 +152,20 @@ describe("fixture entries are completed coherently", () => {
     const versions = (await request(app).get("/v2/deployments?limit=100").expect(200)).body.resources.map((d: { image_version: string }) => d.image_version);
     // Agent-server image versions, as the real service reports them (0.4.46), not any semver.
     for (const version of versions) expect(version).toMatch(/^0\.[2-4]\.\d{1,2}$/);
+  });
+
+  it("a generated set is the same for the same seed, in another mock of the process too, and another for another seed", async () => {
+    const fixtures = ["fixtures/integrations.json", { generate: { deployments: { count: 250 } } }];
+    const pages = async (seed: number) => {
+      const app = createApp({ seed, publicUrl: "http://mock.test", fixtures });
+      const out: string[] = [];
+      for (let offset = 0; offset < 250; offset += 100) out.push((await request(app).get(`/v2/deployments?limit=100&offset=${offset}`).expect(200)).text);
+      return out;
+    };
+    const first = await pages(31);
+    expect(first.join("")).toContain('"name"');
+    expect(await pages(31)).toEqual(first);
+    expect(await pages(32)).not.toEqual(first);
   });
 
   it("a generated name a fixture entry already has is drawn again", () => {
