@@ -387,9 +387,10 @@ describe("discovery against a separate HTTP server", () => {
       "GET /.well-known/oauth-protected-resource": (_b, base) => ({ status: 200, body: { authorization_servers: [base] } }),
       "GET /.well-known/oauth-authorization-server": () => ({ status: 200, body: {}, hang: true }),
     });
-    // The limit is 5 s of wall-clock time; the test shortens it rather than waiting.
+    // The limit is 5 s of wall-clock time; the test shortens it for the hanging step rather than
+    // waiting (the first step, which answers, keeps its 5 s, so a busy machine cannot fail it).
     const timeout = AbortSignal.timeout.bind(AbortSignal);
-    const spy = vi.spyOn(AbortSignal, "timeout").mockImplementation(() => timeout(50));
+    const spy = vi.spyOn(AbortSignal, "timeout").mockImplementationOnce(timeout).mockImplementation(() => timeout(50));
     try {
       await post({ provider_id: "slow", name: "Slow", mcp_server_url: srv.base }).expect(400, {
         detail: `MCP discovery failed at authorization server metadata (${srv.base}/.well-known/oauth-authorization-server): no response within 5 s`,
