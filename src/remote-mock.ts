@@ -1,6 +1,7 @@
 import type { ResetScope } from "./context.js";
 import type { JournalEntry, JournalFilter } from "./http/journal.js";
 import type { CapturedFeedback, FeedbackFilter } from "./tracing/captured-feedback.js";
+import type { CapturedTrace, TraceFilter } from "./tracing/trace-views.js";
 import type { ScenarioInput } from "./agent-server/scenario-types.js";
 
 /**
@@ -18,6 +19,11 @@ export class RemoteMock {
 
   async feedback(filter: FeedbackFilter = {}): Promise<CapturedFeedback[]> {
     return (await this.call<{ items: CapturedFeedback[] }>("GET", `/feedback${query(filter)}`)).items;
+  }
+
+  /** The runs the tracing service captured, in trace order (`GET /_mock/traces`). */
+  async traces(filter: TraceFilter = {}): Promise<CapturedTrace[]> {
+    return (await this.call<{ items: CapturedTrace[] }>("GET", `/traces${query(filter)}`)).items;
   }
 
   async requests(filter: JournalFilter = {}): Promise<JournalEntry[]> {
