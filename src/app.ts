@@ -8,6 +8,7 @@ import { McpFixtureServers } from "./control-plane/mcp-fixture-servers.js";
 import { fixtureServersModule } from "./control-plane/mcp-fixture-routes.js";
 import { agentServer, agentServerModule } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
+import { tracingPort } from "./tracing/port.js";
 import { Registrar } from "./http/registrar.js";
 import { pipeline } from "./http/pipeline.js";
 import { setAppEntry } from "./http/app-entry.js";
@@ -40,7 +41,8 @@ export function createApp(options: MockOptions = {}): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   const registrar = new Registrar(ctx);
-  const agent = agentServer(ctx, options.scenarios ?? []);
+  // The agent server reaches the tracing service only through its port (feedback URLs, run traces).
+  const agent = agentServer(ctx, options.scenarios ?? [], tracingPort(ctx));
   const control = new MockControl(ctx, agent, fixtures.documents.map((d) => d.file));
   registrar.add(adminModule(ctx, control, [adminDocsRoute(registrar), ...inspectorRoutes(ctx, new InspectorData(ctx, agent))]));
   registrar.add(apiDocsModule(registrar));

@@ -10,7 +10,7 @@ import { tracingErrors } from "./errors.js";
 import { boundaryOf, parseMultipart, type FormPart } from "./multipart.js";
 import { queryRuns } from "./run-query.js";
 import { traceStoreOf, type IngestCreate, type IngestUpdate, type StoredAttachment, type TraceStore } from "./trace-store.js";
-import { traceRunResponse } from "./trace-views.js";
+import { feedbackStats, traceRunResponse } from "./trace-views.js";
 
 const R = "tracing/runs.json#/$defs/";
 const BATCH = `${R}TraceRunBatch`;
@@ -84,7 +84,8 @@ export function runRoutes(ctx: MockContext): RouteSpec[] {
       handler: ({ body }) => {
         const s = store();
         const { runs, next } = queryRuns(s, body);
-        return { runs: runs.map((r) => traceRunResponse(r, s)), cursors: { next, prev: null } };
+        const stats = feedbackStats(ctx);
+        return { runs: runs.map((r) => traceRunResponse(r, s, stats)), cursors: { next, prev: null } };
       },
     }),
     route<{ params: { run_id: string } }>({
@@ -98,7 +99,7 @@ export function runRoutes(ctx: MockContext): RouteSpec[] {
         const s = store();
         const run = s.get(params.run_id);
         if (!run) throw tracingErrors.runNotFound();
-        return traceRunResponse(run, s);
+        return traceRunResponse(run, s, feedbackStats(ctx));
       },
     }),
     route<{ params: { run_id: string }; body: TraceRunUpdate }>({

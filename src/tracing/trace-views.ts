@@ -38,8 +38,37 @@ function ancestorIds(r: StoredTraceRun): string[] {
     .map((segment) => segment.slice(-36));
 }
 
-/** The `RunSchema` wire form. `child_run_ids` come from the runs stored now. */
-export function traceRunResponse(r: StoredTraceRun, store: TraceStore): TraceRun {
+/**
+ * The feedback recorded on each run, as LangSmith's `feedback_stats`: per key the count `n`, the mean
+ * `avg` of the scores (a boolean counts as 1 or 0; null when none has a score) and `values` (how often
+ * each text value was given).
+ */
+export function feedbackStats(ctx: MockContext): Map<string, Record<string, { n: number; avg: number | null; values: Record<string, number> }>> {
+  const byRun = new Map<string, Record<string, { n: number; sum: number; scored: number; values: Record<string, number> }>>();
+  for (const { feedback: f } of ctx.data.feedback.values()) {
+    if (f.run_id === null) continue;
+    const keys = byRun.get(f.run_id) ?? {};
+    byRun.set(f.run_id, keys);
+    const entry = Object.hasOwn(keys, f.key) ? (keys[f.key] as { n: number; sum: number; scored: number; values: Record<string, number> }) : { n: 0, sum: 0, scored: 0, values: {} };
+    Object.defineProperty(keys, f.key, { value: entry, enumerable: true, writable: true, configurable: true });
+    entry.n++;
+    if (typeof f.score === "number" || typeof f.score === "boolean") {
+      entry.sum += Number(f.score);
+      entry.scored++;
+    }
+    if (typeof f.value === "string") Object.defineProperty(entry.values, f.value, { value: (Object.hasOwn(entry.values, f.value) ? (entry.values[f.value] as number) : 0) + 1, enumerable: true, writable: true, configurable: true });
+  }
+  const out = new Map<string, Record<string, { n: number; avg: number | null; values: Record<string, number> }>>();
+  for (const [runId, keys] of byRun) {
+    const stats: Record<string, { n: number; avg: number | null; values: Record<string, number> }> = {};
+    for (const [key, e] of Object.entries(keys)) Object.defineProperty(stats, key, { value: { n: e.n, avg: e.scored ? e.sum / e.scored : null, values: e.values }, enumerable: true, writable: true, configurable: true });
+    out.set(runId, stats);
+  }
+  return out;
+}
+
+/** The `RunSchema` wire form. `child_run_ids` come from the runs stored now, `feedback_stats` from `feedbackStats`. */
+export function traceRunResponse(r: StoredTraceRun, store: TraceStore, stats?: ReturnType<typeof feedbackStats>): TraceRun {
   const children: string[] = [];
   const direct: string[] = [];
   for (const other of store.values()) {
@@ -70,7 +99,7 @@ export function traceRunResponse(r: StoredTraceRun, store: TraceStore): TraceRun
     parent_run_ids: ancestorIds(r),
     child_run_ids: children,
     direct_child_run_ids: direct,
-    feedback_stats: null,
+    feedback_stats: stats?.get(r.id) ?? null,
     app_path: `/o/${TRACING_TENANT_ID}/projects/p/${r.session_id}/r/${r.id}?trace_id=${r.trace_id}&start_time=${formatTimestamp(r.start_time)}`,
     total_tokens: 0,
     prompt_tokens: 0,
