@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, t
 import { Client } from "langsmith";
 import { traceable } from "langsmith/traceable";
 import { startMockServer, type MockServer } from "../../src/index.js";
+import { RemoteMock } from "../../src/remote-mock.js";
 
 /**
  * The real langsmith client, unchanged, tracing into the mock: `traceable` nested, with an erroring
@@ -168,5 +169,19 @@ describe("traces from the langsmith client", () => {
     await runAgent(ls, "capital");
     const [found] = await waiting;
     expect(found).toMatchObject({ name: "calculator", run_type: "tool", status: "error" });
+  });
+
+  it("docs/tracing.md's example: assert on what the application traced, here and through RemoteMock", async () => {
+    const ls = new Client({ apiUrl: `${mock.tracingUrl}/api/v1`, apiKey: "ls-key" });
+    const search = traceable(async (q: string) => [`${q}: found`], { name: "search", run_type: "tool", client: ls, tracingEnabled: true });
+    const agent = traceable(async (q: string) => ({ answer: (await search(q))[0] }), { name: "agent", client: ls, tracingEnabled: true });
+    await agent("capital of France");
+    await ls.awaitPendingTraceBatches();
+    const [root, tool] = mock.traces();
+    expect(root).toMatchObject({ name: "agent", outputs: { answer: "capital of France: found" }, session_name: "default" });
+    expect(tool).toMatchObject({ name: "search", run_type: "tool", parent_run_id: root!.id, error: null });
+    const remote = new RemoteMock(mock.url, mock.tracingUrl);
+    expect(await remote.traces({ run_type: "tool" })).toEqual([tool]);
+    expectNothingPrinted();
   });
 });
