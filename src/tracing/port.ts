@@ -1,5 +1,6 @@
 import type { MockContext } from "../context.js";
 import { setOwn } from "../core/json.js";
+import { uuid5 } from "../core/random.js";
 import { issueFeedbackToken } from "./feedback-tokens.js";
 import { dottedOrder, traceStoreOf } from "./trace-store.js";
 
@@ -45,6 +46,9 @@ export interface Tracing {
   recordRun(run: AgentRunTrace): void;
 }
 
+/** Names the child runs of agent-server runs (one per step node). */
+const STEP_NAMESPACE = "0e5c1a55-7a3e-4b1c-8d27-5e9f0c0de027";
+
 /** A port that traces nothing and hands out no feedback URLs (an agent server built without the app). */
 export const UNTRACED: Tracing = { feedbackUrls: () => ({}), recordRun: () => {} };
 
@@ -85,7 +89,8 @@ export function tracingPort(ctx: MockContext): Tracing {
       for (const s of run.steps) {
         step++;
         for (const node of s.nodes) {
-          const id = ctx.random.uuid4();
+          // Named from the run, not drawn: tracing must not move the seeded sequence other ids come from.
+          const id = uuid5(`${run.run_id}/${step}/${node}`, STEP_NAMESPACE);
           const written = s.writes[node];
           store.create({
             run: {
