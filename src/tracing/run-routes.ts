@@ -2,6 +2,7 @@ import type { MockContext } from "../context.js";
 import { route, type RouteSpec } from "../http/route.js";
 import { readPart } from "../http/request-input.js";
 import { fastApiInvalid } from "../http/pydantic-issues.js";
+import { setOwn } from "../core/json.js";
 import { isUuid } from "../core/random.js";
 import { MAX_DEPTH, jsonTextDepth } from "../core/shape-limits.js";
 import type { FeedbackCreate, TraceRunBatch, TraceRunCreate, TraceRunQuery, TraceRunUpdate } from "../schemas/types.gen.js";
@@ -162,7 +163,7 @@ function readParts(parts: readonly FormPart[]): ReadParts {
     if (id === undefined || !isUuid(id)) throw tracingErrors.badPart(`Invalid part name ${JSON.stringify(part.name)}: the second segment must be a run id`);
     if (kind === "attachment" && field !== undefined && rest.length === 0) {
       const own = attachments.get(id.toLowerCase()) ?? {};
-      own[field] = { content_type: part.contentType.replace(/;.*$/, "").trim(), data: Buffer.from(part.data) };
+      setOwn(own, field, { content_type: part.contentType.replace(/;.*$/, "").trim(), data: Buffer.from(part.data) });
       attachments.set(id.toLowerCase(), own);
       continue;
     }
@@ -175,7 +176,7 @@ function readParts(parts: readonly FormPart[]): ReadParts {
       entry.size += part.data.length;
       if (field === undefined) {
         const fields = asObject(json(part), part.name);
-        for (const [k, v] of Object.entries(fields)) if (!FIELD_PARTS.has(k) || entry.run[k] === undefined) Object.defineProperty(entry.run, k, { value: v, enumerable: true, writable: true, configurable: true });
+        for (const [k, v] of Object.entries(fields)) if (!FIELD_PARTS.has(k) || entry.run[k] === undefined) setOwn(entry.run, k, v);
         entry.run.id = id;
         continue;
       }

@@ -1,5 +1,6 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
+import { setOwn } from "../core/json.js";
 import type { CapturedTrace, TraceRun } from "../schemas/types.gen.js";
 import { TRACING_TENANT_ID } from "./feedback-config-routes.js";
 import { traceStoreOf, type StoredTraceRun, type TraceStore } from "./trace-store.js";
@@ -26,7 +27,7 @@ export function runStatus(r: StoredTraceRun): "pending" | "success" | "error" {
 
 function attachmentsOf(r: StoredTraceRun): Record<string, { content_type: string; size: number }> {
   const out: Record<string, { content_type: string; size: number }> = {};
-  for (const [name, a] of Object.entries(r.attachments)) out[name] = { content_type: a.content_type, size: a.data.length };
+  for (const [name, a] of Object.entries(r.attachments)) setOwn(out, name, { content_type: a.content_type, size: a.data.length });
   return out;
 }
 
@@ -50,18 +51,18 @@ export function feedbackStats(ctx: MockContext): Map<string, Record<string, { n:
     const keys = byRun.get(f.run_id) ?? {};
     byRun.set(f.run_id, keys);
     const entry = Object.hasOwn(keys, f.key) ? (keys[f.key] as { n: number; sum: number; scored: number; values: Record<string, number> }) : { n: 0, sum: 0, scored: 0, values: {} };
-    Object.defineProperty(keys, f.key, { value: entry, enumerable: true, writable: true, configurable: true });
+    setOwn(keys, f.key, entry); // keys are client data: `__proto__` is a key like any other
     entry.n++;
     if (typeof f.score === "number" || typeof f.score === "boolean") {
       entry.sum += Number(f.score);
       entry.scored++;
     }
-    if (typeof f.value === "string") Object.defineProperty(entry.values, f.value, { value: (Object.hasOwn(entry.values, f.value) ? (entry.values[f.value] as number) : 0) + 1, enumerable: true, writable: true, configurable: true });
+    if (typeof f.value === "string") setOwn(entry.values, f.value, (Object.hasOwn(entry.values, f.value) ? (entry.values[f.value] as number) : 0) + 1);
   }
   const out = new Map<string, Record<string, { n: number; avg: number | null; values: Record<string, number> }>>();
   for (const [runId, keys] of byRun) {
     const stats: Record<string, { n: number; avg: number | null; values: Record<string, number> }> = {};
-    for (const [key, e] of Object.entries(keys)) Object.defineProperty(stats, key, { value: { n: e.n, avg: e.scored ? e.sum / e.scored : null, values: e.values }, enumerable: true, writable: true, configurable: true });
+    for (const [key, e] of Object.entries(keys)) setOwn(stats, key, { n: e.n, avg: e.scored ? e.sum / e.scored : null, values: e.values });
     out.set(runId, stats);
   }
   return out;
