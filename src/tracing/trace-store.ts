@@ -25,6 +25,9 @@ export interface StoredTraceRun {
   run_type: string;
   start_time: number;
   end_time: number | null;
+  /** The microseconds past the millisecond the client sent (0–999): times answer as they were sent. */
+  start_us: number;
+  end_us: number;
   inputs: Record<string, unknown> | null;
   outputs: Record<string, unknown> | null;
   error: string | null;
@@ -143,6 +146,8 @@ export class TraceStore {
       run_type: body.run_type,
       start_time: start,
       end_time: toMs(body.end_time) ?? null,
+      start_us: microsOf(body.start_time),
+      end_us: microsOf(body.end_time),
       inputs: body.inputs ?? null,
       outputs: body.outputs ?? null,
       error: body.error ?? null,
@@ -216,7 +221,10 @@ function applyUpdate(run: StoredTraceRun, input: IngestUpdate, store: TraceStore
   const u = input.update;
   const next: StoredTraceRun = { ...run, size: run.size + input.size };
   if (u.name != null) next.name = u.name;
-  if (u.end_time !== undefined) next.end_time = toMs(u.end_time) ?? null;
+  if (u.end_time !== undefined) {
+    next.end_time = toMs(u.end_time) ?? null;
+    next.end_us = microsOf(u.end_time);
+  }
   if (u.inputs !== undefined) next.inputs = u.inputs;
   if (u.outputs !== undefined) next.outputs = u.outputs;
   if (u.error !== undefined) next.error = u.error;
@@ -240,6 +248,19 @@ export function toMs(value: string | number | null | undefined): number | undefi
   const naive = /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value);
   const ms = Date.parse(naive ? `${value}Z` : value);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The microseconds past the millisecond of ISO text (`…:00.123456` → 456); 0 for numbers. */
+export function microsOf(value: string | number | null | undefined): number {
+  if (typeof value !== "string") return 0;
+  const digits = /T[\d:]+\.\d{3}(\d{1,3})/.exec(value)?.[1];
+  return digits ? Number(digits.padEnd(3, "0")) : 0;
+}
+
+/** A run's time as the service answers it, microseconds included. */
+export function formatRunTime(ms: number, micros: number): string {
+  const text = formatTimestamp(ms);
+  return micros ? text.replace(/000\+00:00$/, `${String(micros).padStart(3, "0")}+00:00`) : text;
 }
 
 /** LangSmith's dotted order: `<parent's>.<start as YYYYMMDDTHHMMSSffffffZ><id>`. */

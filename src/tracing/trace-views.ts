@@ -1,9 +1,8 @@
 import type { MockContext } from "../context.js";
-import { formatTimestamp } from "../core/clock.js";
 import { setOwn } from "../core/json.js";
 import type { CapturedTrace, TraceRun } from "../schemas/types.gen.js";
 import { TRACING_TENANT_ID } from "./feedback-config-routes.js";
-import { traceStoreOf, type StoredTraceRun, type TraceStore } from "./trace-store.js";
+import { formatRunTime, traceStoreOf, type StoredTraceRun, type TraceStore } from "./trace-store.js";
 
 export type { CapturedTrace, TraceRun };
 
@@ -81,8 +80,8 @@ export function traceRunResponse(r: StoredTraceRun, store: TraceStore, stats?: R
     id: r.id,
     name: r.name,
     run_type: r.run_type,
-    start_time: formatTimestamp(r.start_time),
-    end_time: r.end_time === null ? null : formatTimestamp(r.end_time),
+    start_time: formatRunTime(r.start_time, r.start_us),
+    end_time: r.end_time === null ? null : formatRunTime(r.end_time, r.end_us),
     extra: structuredClone(r.extra),
     error: r.error,
     execution_order: 1,
@@ -101,7 +100,7 @@ export function traceRunResponse(r: StoredTraceRun, store: TraceStore, stats?: R
     child_run_ids: children,
     direct_child_run_ids: direct,
     feedback_stats: stats?.get(r.id) ?? null,
-    app_path: `/o/${TRACING_TENANT_ID}/projects/p/${r.session_id}/r/${r.id}?trace_id=${r.trace_id}&start_time=${formatTimestamp(r.start_time)}`,
+    app_path: `/o/${TRACING_TENANT_ID}/projects/p/${r.session_id}/r/${r.id}?trace_id=${r.trace_id}&start_time=${formatRunTime(r.start_time, r.start_us)}`,
     total_tokens: 0,
     prompt_tokens: 0,
     completion_tokens: 0,
@@ -126,8 +125,8 @@ export function toCapturedTrace(r: StoredTraceRun): CapturedTrace {
     outputs: structuredClone(r.outputs),
     error: r.error,
     status: runStatus(r),
-    start_time: formatTimestamp(r.start_time),
-    end_time: r.end_time === null ? null : formatTimestamp(r.end_time),
+    start_time: formatRunTime(r.start_time, r.start_us),
+    end_time: r.end_time === null ? null : formatRunTime(r.end_time, r.end_us),
     tags: r.tags ? [...r.tags] : [],
     extra: structuredClone(r.extra ?? {}),
     events: structuredClone(r.events ?? []),

@@ -70,7 +70,7 @@ describe("a multipart batch as the Python client posts it", () => {
   });
   afterAll(() => mock.close());
 
-  it("is captured: both runs, their tree, times to the microsecond's millisecond, project and fields", async () => {
+  it("is captured: both runs, their tree, times to the microsecond, project and fields", async () => {
     const result = await runPython(SCRIPT, [`${mock.tracingUrl}/api/v1`]);
     expect(result.stderr).toBe("");
     expect(result.stdout.trim()).toBe('202 {"message":"Runs batch ingested"}');
@@ -82,8 +82,8 @@ describe("a multipart batch as the Python client posts it", () => {
         inputs: { question: "2+2" },
         outputs: { answer: 4 },
         status: "success",
-        start_time: "2026-01-15T09:00:00.123000+00:00",
-        end_time: "2026-01-15T09:00:01.123000+00:00",
+        start_time: "2026-01-15T09:00:00.123456+00:00",
+        end_time: "2026-01-15T09:00:01.123456+00:00",
         session_name: "py-project",
         tags: ["py"],
         extra: { metadata: { lang: "python" } },
