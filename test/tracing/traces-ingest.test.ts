@@ -169,6 +169,18 @@ describe("the bounds", () => {
   });
 });
 
+describe("the byte cap", () => {
+  it("past the payload cap the oldest runs go first, counted like the run cap", async () => {
+    const app = createApp({ seed: 1, fixtures: false });
+    traceStoreOf(mockOf(app).context).maxBytes = 2500;
+    const post = (i: number) => ({ id: `0198c0de-2700-7000-8000-00000000020${i}`, name: `big${i}`, run_type: "chain", inputs: { pad: "x".repeat(1000) } });
+    for (const i of [1, 2, 3]) await request(app).post("/api/v1/runs").send(post(i)).expect(202);
+    const res = await request(app).get("/_mock/traces");
+    expect(res.body).toMatchObject({ count: 2, dropped: 1 });
+    expect(res.body.items.map((t: { name: string }) => t.name).sort()).toEqual(["big2", "big3"]);
+  });
+});
+
 describe("/_mock/traces", () => {
   const app = appForFile("tracing");
 
