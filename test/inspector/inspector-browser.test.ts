@@ -290,6 +290,17 @@ describe("inspector in Chromium", () => {
     mock.reset("traces");
     await page.locator("#traces-list", { hasText: "No traces yet" }).waitFor();
 
+    // Parent ids are the client's: two runs naming each other still show, each once.
+    const [a, b] = ["6d7e3b2a-0c2f-4b7a-9e3d-4f5a6b7c8d9e", "7e8f4c3b-1d3a-4c8b-8f4e-5a6b7c8d9e0f"];
+    const loop = [
+      { id: a, trace_id: a, parent_run_id: b, name: "ping", run_type: "chain", start_time: "2030-01-01T00:00:00.000000Z" },
+      { id: b, trace_id: a, parent_run_id: a, name: "pong", run_type: "chain", start_time: "2030-01-01T00:00:00.100000Z" },
+    ];
+    expect((await batch({ post: loop })).status).toBe(202);
+    const looped = page.locator(`article[data-trace="${a}"]`);
+    await looped.locator(`li[data-trace-run="${b}"]`).waitFor();
+    expect(await looped.locator(".tr-name").allTextContents()).toEqual(["ping", "pong"]);
+
     // An agent-server run is traced under its own id; its page links to that trace alone.
     for await (const _ of client.runs.stream(await createThread(), "agent", { input: user("thanks!") }));
     const agentRun = (await json(await fetch(`${mock.url}/_mock/runs?scenario=quick-thanks`))).items[0];

@@ -178,6 +178,12 @@ function reloadTrace(traceId) {
     tracesToRead.clear();
     const generation = tracesGeneration;
     tracesRead = tracesRead.then(async () => {
+      // Many traces at once (a suite tracing in bulk): one read of them all beats one per trace.
+      if (ids.length > 20) {
+        const all = await api("GET", "/traces").catch(() => null);
+        if (all && generation === tracesGeneration) setTraces(all);
+        ids.length = 0;
+      }
       for (const id of ids) {
         const data = await api("GET", `/traces?trace_id=${encodeURIComponent(id)}`).catch(() => null);
         if (!data || generation !== tracesGeneration) return;
@@ -588,12 +594,29 @@ function traceArticle({ id, runs, start }) {
       children.get(r.parent_run_id).push(r);
     } else roots.push(r);
   }
+  // Parent ids are client data and may form a loop, which no root reaches: its first run becomes one.
+  const reached = new Set();
+  const reach = (first) => {
+    for (const stack = [first]; stack.length; ) {
+      const r = stack.pop();
+      if (reached.has(r.id)) continue;
+      reached.add(r.id);
+      stack.push(...(children.get(r.id) ?? []));
+    }
+  };
+  roots.forEach(reach);
+  for (const r of runs) {
+    if (reached.has(r.id)) continue;
+    roots.push(r);
+    reach(r);
+  }
   const open = runs.some((r) => r.end_time === null && r.error === null);
   const end = Math.max(...runs.map((r) => micros(r.end_time ?? r.start_time)));
   const total = Math.max(end - start, 1);
   const root = roots[0];
   const errors = runs.filter((r) => r.error !== null).length;
-  const tree = (list) => h("ul", { class: "trace-tree" }, list.map((r) => traceRun(r, children, start, total, tree)));
+  const placed = new Set(); // each run once, however its parents loop
+  const tree = (list) => h("ul", { class: "trace-tree" }, list.filter((r) => !placed.has(r.id) && placed.add(r.id)).map((r) => traceRun(r, children, start, total, tree)));
   return h(
     "article",
     { class: "trace", "data-trace": id },
