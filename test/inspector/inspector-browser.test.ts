@@ -300,6 +300,11 @@ describe("inspector in Chromium", () => {
     const looped = page.locator(`article[data-trace="${a}"]`);
     await looped.locator(`li[data-trace-run="${b}"]`).waitFor();
     expect(await looped.locator(".tr-name").allTextContents()).toEqual(["ping", "pong"]);
+    // A burst of traces (read in one request) all arrive.
+    const bulk = Array.from({ length: 25 }, (_, i) => ({ name: `bulk-${i}`, run_type: "tool", start_time: "2030-01-01T00:00:01.000000Z" }));
+    expect((await batch({ post: bulk })).status).toBe(202);
+    await page.locator('.tabs [data-count="traces"]', { hasText: "26" }).waitFor();
+    expect(await page.locator("#traces-list article").count()).toBe(26);
 
     // An agent-server run is traced under its own id; its page links to that trace alone.
     for await (const _ of client.runs.stream(await createThread(), "agent", { input: user("thanks!") }));
