@@ -8,6 +8,7 @@ import { McpFixtureServers } from "./control-plane/mcp-fixture-servers.js";
 import { fixtureServersModule } from "./control-plane/mcp-fixture-routes.js";
 import { agentServer, agentServerModule } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
+import { tracingPort } from "./tracing/port.js";
 import { Registrar } from "./http/registrar.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
 import { adminDocsRoute, apiDocsModule } from "./http/api-docs-module.js";
@@ -40,7 +41,8 @@ export function createApp(options: MockOptions = {}): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   const registrar = new Registrar(ctx);
-  const agent = agentServer(ctx, options.scenarios ?? []);
+  // The agent server reaches the tracing service only through its port (feedback URLs, run traces).
+  const agent = agentServer(ctx, options.scenarios ?? [], tracingPort(ctx));
   // The change feed (`GET /_mock/events`, the inspector, thread join streams) follows the state from here on.
   wireLiveChanges(ctx, agent);
   const control = new MockControl(ctx, agent, fixtures.documents.map((d) => d.file));

@@ -11,7 +11,7 @@ import { EventBus } from "./core/event-bus.js";
 import type { LifecycleMode, MockOptions } from "./options.js";
 
 /** What `POST /_mock/reset` and `mock.reset(scope)` accept. */
-export type ResetScope = "all" | "store" | "feedback" | "journal" | "scenarios" | "faults";
+export type ResetScope = "all" | "store" | "feedback" | "journal" | "scenarios" | "faults" | "traces";
 
 /**
  * Everything one mock instance owns, handed to each service module. Nothing here is global: two

@@ -25,6 +25,7 @@ export const FILTER_KEYS = {
   feedback: ["key", "run_id", "thread_id", "token_id"],
   request: ["method", "path", "status", "route", "limit"],
   run: ["thread_id", "scenario", "status"],
+  trace: ["name", "run_type", "trace_id", "parent_run_id", "session_name", "error"],
 } as const satisfies Record<string, readonly string[]>;
 
 /**

@@ -15,9 +15,11 @@ import type { RevisionStatus } from "./control-plane/deployments-store.js";
 import { pathFor } from "./control-plane/lifecycle.js";
 import { capturedFeedback, type CapturedFeedback, type FeedbackFilter } from "./tracing/captured-feedback.js";
 import type { FaultRule, FaultRuleInput } from "./http/faults.js";
+import { capturedTraces, type CapturedTrace, type TraceFilter } from "./tracing/trace-views.js";
+import { traceStoreOf } from "./tracing/trace-store.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
 
-export const RESET_SCOPES: readonly ResetScope[] = ["all", "store", "feedback", "journal", "scenarios", "faults"];
+export const RESET_SCOPES: readonly ResetScope[] = ["all", "store", "feedback", "journal", "scenarios", "faults", "traces"];
 
 /** How long `waitFor` waits and for how many matches. */
 export interface WaitOptions {
@@ -104,6 +106,28 @@ export class MockControl {
     const feedback = this.ctx.data.feedback;
     const deleted = feedback.size;
     feedback.clear();
+    return deleted;
+  }
+
+  // Traces (issue 27)
+
+  /** The runs the tracing service captured, in trace order (by dotted order); every given filter must match. */
+  traces(filter: TraceFilter = {}): CapturedTrace[] {
+    requireKnownKeys("trace", filter);
+    if (filter.error !== undefined && typeof filter.error !== "boolean") throw new ControlError(400, `error must be true or false; got ${JSON.stringify(filter.error)}`);
+    return capturedTraces(this.ctx, filter);
+  }
+
+  /** How many captured runs were dropped to stay within the trace cap (oldest first) since the last reset. */
+  droppedTraces(): number {
+    return traceStoreOf(this.ctx).dropped;
+  }
+
+  /** Forgets captured runs and projects; returns how many runs went. */
+  clearTraces(): number {
+    const store = traceStoreOf(this.ctx);
+    const deleted = store.size;
+    store.clear();
     return deleted;
   }
 
@@ -272,6 +296,7 @@ export class MockControl {
       feedback: (filter: FeedbackFilter = {}, options: WaitOptions = {}) => this.#waitUntil("feedback", () => this.feedback(filter), filter, (l) => data.feedback.subscribe(l), options),
       request: (filter: JournalFilter = {}, options: WaitOptions = {}) => this.#waitUntil("request", () => this.requests(filter), filter, (l) => journal.subscribe(l), options),
       run: (filter: RunFilter = {}, options: WaitOptions = {}) => this.#waitUntil("run", () => this.runs(filter), filter, (l) => data.runs.subscribe(l), options),
+      trace: (filter: TraceFilter = {}, options: WaitOptions = {}) => this.#waitUntil("trace", () => this.traces(filter), filter, (l) => this.ctx.events.subscribe((e) => e.type.startsWith("trace.") && l()), options),
     };
   }
 

@@ -1,6 +1,7 @@
 import type { ResetScope } from "./context.js";
 import type { JournalEntry, JournalFilter } from "./http/journal.js";
 import type { CapturedFeedback, FeedbackFilter } from "./tracing/captured-feedback.js";
+import type { CapturedTrace, TraceFilter } from "./tracing/trace-views.js";
 import type { ScenarioInput } from "./agent-server/scenario-types.js";
 import type { FaultRule, FaultRuleInput } from "./http/faults.js";
 import type { RevisionStatus } from "./control-plane/deployments-store.js";
@@ -71,6 +72,22 @@ export class RemoteMock implements RemoteControl {
   /** Forgets captured feedback (tokens stay valid); resolves with how many records went. */
   async clearFeedback(): Promise<number> {
     return (await this.call<{ deleted: number }>("DELETE", "/feedback")).deleted;
+  }
+
+  /** The runs the tracing service captured, in trace order (`GET /_mock/traces`). */
+  async traces(filter: TraceFilter = {}): Promise<CapturedTrace[]> {
+    requireKnownKeys("trace", filter);
+    return (await this.call<{ items: CapturedTrace[] }>("GET", `/traces${query(filter)}`)).items;
+  }
+
+  /** How many captured runs the tracing service's cap dropped since the last reset. */
+  async droppedTraces(): Promise<number> {
+    return (await this.call<{ dropped: number }>("GET", "/traces")).dropped;
+  }
+
+  /** Forgets captured runs and projects; resolves with how many runs went. */
+  async clearTraces(): Promise<number> {
+    return (await this.call<{ deleted: number }>("DELETE", "/traces")).deleted;
   }
 
   async requests(filter: JournalFilter = {}): Promise<JournalEntry[]> {
@@ -173,6 +190,7 @@ export class RemoteMock implements RemoteControl {
     feedback: (filter: FeedbackFilter = {}, options: WaitOptions = {}): Promise<CapturedFeedback[]> => this.wait("feedback", "feedback", filter, options),
     request: (filter: JournalFilter = {}, options: WaitOptions = {}): Promise<JournalEntry[]> => this.wait("request", "requests", filter, options),
     run: (filter: RunFilter = {}, options: WaitOptions = {}): Promise<AdminRun[]> => this.wait("run", "runs", filter, options),
+    trace: (filter: TraceFilter = {}, options: WaitOptions = {}): Promise<CapturedTrace[]> => this.wait("trace", "traces", filter, options),
   };
 
   /** The mock's clock: `now()`, `advance("5m")`, `set("2026-01-01T00:00:00Z")`, `state()`. */
@@ -189,7 +207,7 @@ export class RemoteMock implements RemoteControl {
     await this.clock.advance(by);
   }
 
-  private async wait<T>(what: "feedback" | "request" | "run", path: string, filter: object, options: WaitOptions): Promise<T[]> {
+  private async wait<T>(what: "feedback" | "request" | "run" | "trace", path: string, filter: object, options: WaitOptions): Promise<T[]> {
     requireKnownKeys(what, filter);
     const params = { ...filter, count: options.count, timeout: options.timeout };
     return (await this.call<{ items: T[] }>("GET", `/wait/${path}${query(params)}`, undefined, undefined, options.signal)).items;

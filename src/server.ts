@@ -38,6 +38,8 @@ export interface MockServer {
   inspectorUrl: string;
   port: number;
   feedback: MockControl["feedback"];
+  /** The runs the tracing service captured, in trace order (docs/tracing.md). */
+  traces: MockControl["traces"];
   requests: MockControl["requests"];
   loadScenarios: MockControl["loadScenarios"];
   use: MockControl["use"];
@@ -108,6 +110,7 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     inspectorUrl: inspectorUrl(url),
     port: (main.address() as AddressInfo).port,
     feedback: (filter) => control.feedback(filter),
+    traces: (filter) => control.traces(filter),
     requests: (filter) => control.requests(filter),
     loadScenarios: (input) => control.loadScenarios(input),
     use: (...scenarios) => control.use(...scenarios),

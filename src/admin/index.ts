@@ -7,6 +7,7 @@ import { adminErrors } from "./errors.js";
 import { controlRoutes } from "./control-routes.js";
 import { inspectionRoutes } from "./inspection-routes.js";
 import { faultsRoutes } from "./faults-routes.js";
+import { tracesRoutes } from "./traces-routes.js";
 
 /**
  * The mock's own inspection and control API (DESIGN §4) at /_mock: a thin HTTP adapter over
@@ -27,6 +28,6 @@ export function adminModule(ctx: MockContext, control: MockControl, extra: reado
     strictQuery: true,
     errorSchema: "common/errors.json#/$defs/AdminError",
     control: true,
-    routes: [...controlRoutes(control), ...inspectionRoutes(control), ...faultsRoutes(control), ...extra],
+    routes: [...controlRoutes(control), ...inspectionRoutes(control), ...faultsRoutes(control), ...tracesRoutes(control), ...extra],
   };
 }

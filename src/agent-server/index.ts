@@ -12,6 +12,7 @@ import { cronsRoutes } from "./crons-routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
 import { protocolRoutes } from "./protocol-routes.js";
 import { RunService } from "./runs.js";
+import type { Tracing } from "../tracing/port.js";
 import { runsRoutes } from "./runs-routes.js";
 import { runOperationsRoutes } from "./run-operations-routes.js";
 import { ERROR } from "./route-schemas.js";
@@ -41,7 +42,8 @@ export interface AgentServer {
 
 /**
  * The agent server's state (DESIGN §2): the scenario registry, whose graphs give the default
- * assistants, and the runs the scenarios script. Scenarios given here are read synchronously; a bad
+ * assistants, and the runs the scenarios script; `tracing` is the tracing service's port (feedback URLs,
+ * run traces), which the app wires. Scenarios given here are read synchronously; a bad
  * one throws a LoadError naming file, JSON pointer and reason. Its routes are `agentServerModule`.
  *
  * @example
@@ -49,7 +51,7 @@ export interface AgentServer {
  * registrar.add(agentServerModule(ctx, agent));
  * await agent.loadScenarios([{ name: "hello", events: [{ event: "values", data: { messages: [] } }] }]);
  */
-export function agentServer(ctx: MockContext, scenarios: readonly (string | ScenarioInput)[]): AgentServer {
+export function agentServer(ctx: MockContext, scenarios: readonly (string | ScenarioInput)[], tracing?: Tracing): AgentServer {
   const registry = new ScenarioRegistry();
   registry.load(scenarios);
   registry.markStartup();
@@ -57,7 +59,7 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
   const graphs = new GraphCatalog();
   // A graph is known when a scenario plays it or a `graphs` fixture describes it.
   const assistants = new Assistants(ctx, () => [...registry.graphs(), ...graphs.ids()]);
-  const runs = new RunService(ctx, registry, assistants);
+  const runs = new RunService(ctx, registry, assistants, tracing);
   return {
     loadScenarios: async (input) => registry.load(input),
     scenarios: registry,

@@ -3,7 +3,7 @@ import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, isPlainObject, setOwn } from "../core/json.js";
 import { isUuid, uuid5 } from "../core/random.js";
-import { issueFeedbackToken } from "../tracing/feedback-tokens.js";
+import type { Tracing } from "../tracing/port.js";
 import { Assistants, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
@@ -149,6 +149,8 @@ export class RunService {
     private readonly ctx: MockContext,
     private readonly scenarios: ScenarioRegistry,
     assistants?: Assistants,
+    /** The tracing service's port: feedback URLs, and each finished run's trace. */
+    private readonly tracing: Tracing = { feedbackUrls: () => ({}), recordRun: () => {} },
   ) {
     this.assistants = assistants ?? new Assistants(ctx, () => scenarios.graphs());
     this.items = new ItemStore(ctx);
@@ -338,12 +340,7 @@ export class RunService {
 
   /** One presigned feedback URL per requested key, issued when the run reaches its `feedback` event. */
   private issueFeedbackTokens(run: RunRecord, keys: readonly string[], tracingUrl: string): Record<string, string> {
-    const urls: Record<string, string> = {};
-    for (const key of keys) {
-      const token = issueFeedbackToken(this.ctx, tracingUrl, { run_id: run.run_id, feedback_key: key, thread_id: run.thread_id, assistant_id: run.assistant_id, scenario: run.scenario });
-      setOwn(urls, key, token.url); // a key named __proto__ is data too
-    }
-    return urls;
+    return this.tracing.feedbackUrls(run, keys, tracingUrl);
   }
 
   /**
@@ -435,6 +432,25 @@ export class RunService {
     return runs.set(runId, { ...run, ...changes, updated_at: this.ctx.clock.now() });
   }
 
+  /** Hands the finished run to the tracing service: its input, final state, error and steps. */
+  private traceRun(run: RunRecord, execution: Execution, outcome: Outcome, error: { error: string; message: string } | null): void {
+    this.tracing.recordRun({
+      run_id: run.run_id,
+      thread_id: run.thread_id,
+      assistant_id: run.assistant_id,
+      graph_id: run.graph_id,
+      scenario: run.scenario,
+      deployment_id: run.deployment_id,
+      input: run.kwargs.input ?? null,
+      outputs: outcome.values,
+      error: error ? `${error.error}: ${error.message}` : outcome.kind === "cancelled" ? "Cancelled" : null,
+      start_time: run.created_at,
+      end_time: this.ctx.clock.now(),
+      steps: execution.steps,
+      metadata: run.metadata,
+    });
+  }
+
   /** Applies an outcome: terminal run status, then the thread's status and state. */
   private finish(execution: Execution, outcome: Outcome, onCompletion: "delete" | "keep"): void {
     const ctx = this.ctx;
@@ -451,6 +467,8 @@ export class RunService {
     const error = outcome.kind === "error" ? outcome.error : outcome.kind === "disconnect" ? { error: "ConnectionError", message: "The scenario dropped the connection (end: disconnect)" } : null;
     if (rollback) ctx.data.runs.delete(runId);
     else this.updateRun(runId, { status, error, feedback_urls: outcome.kind === "success" ? outcome.feedback : {} });
+    // A rolled-back run is undone, so it leaves no trace either.
+    if (!rollback) this.traceRun(run, execution, outcome, error);
     // What the graph wrote to the long-term store, as a node would during the run: only a run that
     // got to its end (an interrupt is an end) made its writes.
     if (outcome.kind === "success") applyStoreWrites(this.items, execution.script.store ?? []);

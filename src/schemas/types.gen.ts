@@ -372,6 +372,10 @@ export type Correction =
 export type Metadata = {
   [k: string]: unknown | undefined;
 } | null;
+/**
+ * An instant as the clients send it: ISO 8601 text (naive text is UTC) or epoch milliseconds.
+ */
+export type TraceTime = string | number | null;
 
 export interface Ok {
   ok: true;
@@ -400,7 +404,7 @@ export interface ResetRequest {
 }
 export interface ResetResponse {
   ok: true;
-  scope: "all" | "store" | "feedback" | "journal" | "scenarios" | "faults";
+  scope: "all" | "store" | "feedback" | "journal" | "scenarios" | "faults" | "traces";
 }
 export interface RequestsQuery {
   method?: string;
@@ -3839,4 +3843,295 @@ export interface InfoGetResponse {
   customer_info?: {
     [k: string]: unknown | undefined;
   } | null;
+}
+/**
+ * One run as a client posts it. `id` defaults to a new UUID, `trace_id` to the id, `dotted_order` to the run's place under its parent, `session_name` to "default".
+ */
+export interface TraceRunCreate {
+  id?: string | null;
+  name: string;
+  run_type: "tool" | "chain" | "llm" | "retriever" | "embedding" | "prompt" | "parser";
+  start_time?: TraceTime;
+  end_time?: TraceTime;
+  inputs?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  outputs?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  error?: string | null;
+  extra?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  events?: unknown[] | null;
+  serialized?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  tags?: string[] | null;
+  parent_run_id?: string | null;
+  trace_id?: string | null;
+  dotted_order?: string | null;
+  session_id?: string | null;
+  session_name?: string | null;
+  reference_example_id?: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A change to a posted run (its end, outputs, error…); a field sent replaces the stored one, an absent one is kept.
+ */
+export interface TraceRunUpdate {
+  id?: string;
+  name?: string | null;
+  end_time?: TraceTime;
+  inputs?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  outputs?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  error?: string | null;
+  extra?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  events?: unknown[] | null;
+  tags?: string[] | null;
+  parent_run_id?: string | null;
+  trace_id?: string | null;
+  dotted_order?: string | null;
+  session_id?: string | null;
+  session_name?: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A run update inside a batch, which names its run.
+ */
+export interface TraceRunBatchUpdate {
+  id: string;
+  name?: string | null;
+  end_time?: TraceTime;
+  inputs?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  outputs?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  error?: string | null;
+  extra?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  events?: unknown[] | null;
+  tags?: string[] | null;
+  parent_run_id?: string | null;
+  trace_id?: string | null;
+  dotted_order?: string | null;
+  session_id?: string | null;
+  session_name?: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * `POST /runs/batch`: runs to create and runs to update. The multipart endpoint's parts are read into this shape and checked against it.
+ */
+export interface TraceRunBatch {
+  post?: TraceRunCreate[] | null;
+  patch?: TraceRunBatchUpdate[] | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * What the ingestion routes answer (202).
+ */
+export interface TraceIngestAccepted {
+  message: string;
+}
+export interface TraceRunPath {
+  run_id: string;
+  [k: string]: unknown | undefined;
+}
+export interface TraceRunReadQuery {
+  exclude_s3_stored_attributes?: boolean;
+  exclude_serialized?: boolean;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A run as `GET /runs/{run_id}` and `POST /runs/query` answer it.
+ */
+export interface TraceRun {
+  id: string;
+  name: string;
+  run_type: string;
+  start_time: string;
+  end_time: string | null;
+  extra: {
+    [k: string]: unknown | undefined;
+  } | null;
+  error: string | null;
+  execution_order: number;
+  serialized: {
+    [k: string]: unknown | undefined;
+  } | null;
+  events: unknown[] | null;
+  inputs: {
+    [k: string]: unknown | undefined;
+  } | null;
+  outputs: {
+    [k: string]: unknown | undefined;
+  } | null;
+  reference_example_id: string | null;
+  parent_run_id: string | null;
+  tags: string[] | null;
+  session_id: string;
+  status: "pending" | "success" | "error";
+  trace_id: string;
+  dotted_order: string;
+  parent_run_ids: string[];
+  child_run_ids: string[] | null;
+  direct_child_run_ids: string[] | null;
+  feedback_stats: {
+    [k: string]: unknown | undefined;
+  } | null;
+  app_path: string;
+  total_tokens: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_cost: number | null;
+  prompt_cost: number | null;
+  completion_cost: number | null;
+  first_token_time: string | null;
+  attachments: {
+    [k: string]: TraceAttachment | undefined;
+  };
+}
+/**
+ * An attachment part (`attachment.<run_id>.<name>`): its type and size; the bytes are kept, not shown.
+ */
+export interface TraceAttachment {
+  content_type: string;
+  size: number;
+}
+/**
+ * `POST /runs/query` as `listRuns` sends it. Every given filter must hold; `filter` takes `eq`, `neq`, `has`, `and`, `or` on name, run_type, status, error, trace_id, parent_run_id, id and tags.
+ */
+export interface TraceRunQuery {
+  id?: string[] | null;
+  session?: string[] | null;
+  run_type?: string | null;
+  trace?: string | null;
+  parent_run?: string | null;
+  is_root?: boolean | null;
+  error?: boolean | null;
+  filter?: string | null;
+  trace_filter?: string | null;
+  tree_filter?: string | null;
+  start_time?: string | null;
+  execution_order?: number | null;
+  reference_example?: unknown[] | null;
+  query?: string | null;
+  select?: string[] | null;
+  order?: "asc" | "desc" | null;
+  limit?: number | null;
+  cursor?: string | null;
+  [k: string]: unknown | undefined;
+}
+export interface TraceRunQueryResponse {
+  runs: TraceRun[];
+  cursors: {
+    next: string | null;
+    prev: string | null;
+  };
+}
+/**
+ * A tracing project (session): made by `POST /sessions` or by the first run ingested with its name.
+ */
+export interface TracerSession {
+  id: string;
+  name: string;
+  description: string | null;
+  start_time: string;
+  end_time: string | null;
+  extra: {
+    [k: string]: unknown | undefined;
+  } | null;
+  tenant_id: string;
+  reference_dataset_id: string | null;
+  default_dataset_id: string | null;
+  run_count: number;
+  last_run_start_time: string | null;
+  trace_tier: string | null;
+}
+export interface TracerSessionCreate {
+  id?: string | null;
+  name: string;
+  description?: string | null;
+  extra?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  reference_dataset_id?: string | null;
+  [k: string]: unknown | undefined;
+}
+export interface TracerSessionCreateQuery {
+  upsert?: boolean;
+  [k: string]: unknown | undefined;
+}
+export interface TracerSessionListQuery {
+  name?: string | null;
+  name_contains?: string | null;
+  id?: string[] | null;
+  include_stats?: boolean;
+  offset?: number;
+  limit?: number;
+  [k: string]: unknown | undefined;
+}
+export interface TracerSessionPath {
+  session_id: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * `GET /_mock/traces` and `mock.traces()`: every given field must match (ids in either case).
+ */
+export interface TracesQuery {
+  name?: string;
+  run_type?: string;
+  trace_id?: string;
+  parent_run_id?: string;
+  session_name?: string;
+  error?: boolean;
+  [k: string]: unknown | undefined;
+}
+/**
+ * One traced run as the mock's inspection surfaces show it (LangSmith's run fields).
+ */
+export interface CapturedTrace {
+  id: string;
+  trace_id: string;
+  parent_run_id: string | null;
+  dotted_order: string;
+  name: string;
+  run_type: string;
+  inputs: {
+    [k: string]: unknown | undefined;
+  } | null;
+  outputs: {
+    [k: string]: unknown | undefined;
+  } | null;
+  error: string | null;
+  status: "pending" | "success" | "error";
+  start_time: string;
+  end_time: string | null;
+  tags: string[];
+  extra: {
+    [k: string]: unknown | undefined;
+  };
+  events: unknown[];
+  session_name: string;
+  session_id: string;
+  attachments: {
+    [k: string]: TraceAttachment | undefined;
+  };
+}
+export interface CapturedTraceList {
+  items: CapturedTrace[];
+  count: number;
+  /**
+   * Runs dropped so far to stay within the cap (oldest first).
+   */
+  dropped: number;
 }

@@ -34,4 +34,14 @@ export const tracingErrors = {
   feedbackConfigExists: (key: string) => detailError(409, `Feedback config for key '${key}' already exists`),
   feedbackConfigNotFound: (key: string) => detailError(404, `Feedback config for key '${key}' not found`),
   feedbackFormulaNotFound: () => detailError(404, "Feedback formula not found"),
+
+  // Traced runs and projects (docs/decisions/tracing.md)
+  runNotFound: () => detailError(404, "Run not found"),
+  runExists: (runId: string) => detailError(409, `Run ${runId} already exists`),
+  sessionNotFound: () => detailError(404, "Session not found"),
+  sessionExists: (name: string) => detailError(409, `Session with name ${name} already exists`),
+  badFilter: (why: string) => detailError(400, `Invalid filter: ${why}`),
+  /** A multipart body that cannot be read as one. [real text: Starlette's] */
+  badMultipart: () => detailError(400, "There was an error parsing the body"),
+  badPart: (why: string) => detailError(422, why),
 };

@@ -9,10 +9,12 @@ import { feedbackRoutes } from "./feedback-routes.js";
 import { infoRoute } from "./info-route.js";
 import { feedbackConfigRoutes } from "./feedback-config-routes.js";
 import { feedbackFormulaRoutes } from "./feedback-formula-routes.js";
+import { runRoutes } from "./run-routes.js";
+import { sessionRoutes } from "./session-routes.js";
 
 /**
  * The tracing service (`{tracing_url}/api/v1`, LangSmith): presigned feedback token URLs, the token
- * and feedback API the langsmith client uses, and `/info`. API key on every route but the token URLs
+ * and feedback API the langsmith client uses, run ingestion and read-back, projects, and `/info`. API key on every route but the token URLs
  * (the token is the authorization) and `/info`.
  */
 export function tracingModule(ctx: MockContext): ServiceModule {
@@ -26,6 +28,6 @@ export function tracingModule(ctx: MockContext): ServiceModule {
     invalid: fastApiInvalid,
     errorSchema: "common/errors.json#/$defs/FastApiError",
     // Literal paths before parameter routes that could capture them.
-    routes: [...tokenRoutes(ctx), ...submitRoutes(ctx), ...feedbackFormulaRoutes(ctx), ...feedbackRoutes(ctx), ...feedbackConfigRoutes(ctx), infoRoute],
+    routes: [...tokenRoutes(ctx), ...submitRoutes(ctx), ...feedbackFormulaRoutes(ctx), ...feedbackRoutes(ctx), ...feedbackConfigRoutes(ctx), infoRoute(ctx), ...runRoutes(ctx), ...sessionRoutes(ctx)],
   };
 }

@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { Client } from "@langchain/langgraph-sdk";
+import { Client as LangSmith } from "langsmith";
+import { traceable } from "langsmith/traceable";
 import { startMockServer, type MockServer } from "../../src/index.js";
 import { readDocuments } from "../../src/core/read-documents.js";
 import { validateScenarioDocuments } from "../../src/agent-server/scenario-validation.js";
@@ -209,6 +211,124 @@ describe("inspector in Chromium", () => {
     expect(second.status).toBe(200);
     await feedbackCell.filter({ hasText: /^2$/ }).waitFor();
     expect(await feedbackCell.getByRole("link").getAttribute("href")).toBe(`#/feedback?run=${encodeURIComponent(run.run_id)}`);
+  });
+
+  it("traces: each a tree with timings, a run's inputs and outputs on click, errors marked, feedback on its run, live", async () => {
+    // An app traced by the real langsmith client: an agent calls a retriever, then a tool that throws.
+    const ls = new LangSmith({ apiUrl: `${mock.tracingUrl}/api/v1`, autoBatchTracing: true });
+    const config = { client: ls, tracingEnabled: true, project_name: "inspector" };
+    const lookup = traceable(async (q: string) => ({ hits: [`${q}-1`, `${q}-2`] }), { ...config, name: "lookup", run_type: "retriever" });
+    const calculator = traceable(
+      async (_expr: string): Promise<number> => {
+        throw new Error("division by zero");
+      },
+      { ...config, name: "calculator", run_type: "tool" },
+    );
+    const agent = traceable(
+      async (input: { question: string }) => {
+        const found = await lookup(input.question);
+        const sum = await calculator("1/0").catch((err: Error) => err.message);
+        return { answer: `${found.hits.length} hits, ${sum}` };
+      },
+      { ...config, name: "agent", run_type: "chain" },
+    );
+    await agent({ question: "capital" });
+    await ls.awaitPendingTraceBatches();
+    const [root] = mock.traces({ name: "agent" });
+
+    await openInspector("#/traces");
+    const trace = page.locator(`#traces-list article[data-trace="${root!.trace_id}"]`);
+    await trace.waitFor();
+    expect(await page.locator('.tabs [data-count="traces"]').textContent()).toBe("1");
+    // The tree: the root at the top, its two children under it in the order they started.
+    const names = (scope: string) => trace.locator(`${scope} > li > details > summary .tr-name`).allTextContents();
+    expect(await names(":scope > ul")).toEqual(["agent"]);
+    expect(await names(":scope > ul > li > ul")).toEqual(["lookup", "calculator"]);
+    expect(await trace.locator(".trace-head").textContent()).toContain("3 runs");
+    expect(await trace.locator(".trace-head .badge").textContent()).toBe("1 error");
+    // The erroring run, and only it, is marked.
+    expect(await trace.locator("li.errored .tr-name").allTextContents()).toEqual(["calculator"]);
+    expect(await trace.locator("[data-error]").count()).toBe(1);
+
+    // A run opens on click to its inputs and outputs as the client sent them.
+    const lookupRun = trace.locator(`li[data-trace-run="${mock.traces({ name: "lookup" })[0]!.id}"]`);
+    await lookupRun.locator("summary").first().click();
+    expect(JSON.parse((await lookupRun.locator("[data-inputs]").textContent())!)).toEqual(mock.traces({ name: "lookup" })[0]!.inputs);
+    expect(JSON.parse((await lookupRun.locator("[data-outputs]").textContent())!)).toEqual({ hits: ["capital-1", "capital-2"] });
+    const calculatorRun = trace.locator("li.errored");
+    await calculatorRun.locator("summary").click();
+    expect(await calculatorRun.locator("[data-run-error]").textContent()).toContain("division by zero");
+
+    // Feedback the client records on a run shows on that run, live.
+    await ls.createFeedback(root!.id, "correct", { score: 1, comment: "right answer", sessionId: root!.session_id });
+    const chip = trace.locator(`li[data-trace-run="${root!.id}"] > details > summary .fb-chip`);
+    await chip.waitFor();
+    expect(await chip.textContent()).toBe("correct 1");
+    await shot("inspector-traces");
+
+    // A trace posted while the page is open appears without a reload, still open, then ends.
+    const id = "4b5c1f0e-8a0d-4f5e-9c1b-2d3e4f5a6b7c";
+    const child = "5c6d2a1f-9b1e-4a6f-8d2c-3e4f5a6b7c8d";
+    const name = '<img src=x onerror="document.title=1">';
+    const batch = (body: unknown) => post(`${mock.tracingUrl}/api/v1/runs/batch`, body);
+    expect((await batch({ post: [{ id, name, run_type: "chain", start_time: "2030-01-01T00:00:00.000000Z", inputs: { q: "<b>hi</b>" } }] })).status).toBe(202);
+    const live = page.locator(`article[data-trace="${id}"]`);
+    await live.waitFor();
+    expect(await page.locator("#traces-list article").first().getAttribute("data-trace")).toBe(id); // newest first
+    expect(await live.locator(".trace-head .badge").textContent()).toBe("pending");
+    // Client strings are text, never markup.
+    expect(await live.locator(".tr-name").first().textContent()).toBe(name);
+    expect(await page.locator("#traces-list img, #traces-list b").count()).toBe(0);
+    expect(
+      (
+        await batch({
+          post: [{ id: child, trace_id: id, parent_run_id: id, name: "step", run_type: "tool", start_time: "2030-01-01T00:00:00.250000Z", end_time: "2030-01-01T00:00:00.750250Z", inputs: {}, outputs: { ok: true } }],
+          patch: [{ id, trace_id: id, end_time: "2030-01-01T00:00:01.500000Z", outputs: { a: 1 } }],
+        })
+      ).status,
+    ).toBe(202);
+    await live.locator(".trace-head .badge", { hasText: "success" }).waitFor();
+    expect(await live.locator(".trace-head .num").textContent()).toBe("1.50 s");
+    const step = live.locator(`li[data-trace-run="${child}"] > details > summary`);
+    await step.waitFor();
+    expect(await step.locator(".ev-offset").textContent()).toBe("+250 ms");
+    expect(await step.locator(".tr-took").textContent()).toBe("500 ms");
+    expect(await page.title()).not.toBe("1");
+
+    // Filters, then a reset of the traces empties the tab live.
+    await page.locator("#tr-status").selectOption("error");
+    expect(await page.locator("#traces-list article").count()).toBe(1);
+    await page.locator("#tr-status").selectOption("");
+    await page.locator("#tr-name").fill("step");
+    expect(await page.locator("#traces-list article").getAttribute("data-trace")).toBe(id);
+    await page.locator("#tr-name").fill("");
+    mock.reset("traces");
+    await page.locator("#traces-list", { hasText: "No traces yet" }).waitFor();
+
+    // Parent ids are the client's: two runs naming each other still show, each once.
+    const [a, b] = ["6d7e3b2a-0c2f-4b7a-9e3d-4f5a6b7c8d9e", "7e8f4c3b-1d3a-4c8b-8f4e-5a6b7c8d9e0f"];
+    const loop = [
+      { id: a, trace_id: a, parent_run_id: b, name: "ping", run_type: "chain", start_time: "2030-01-01T00:00:00.000000Z" },
+      { id: b, trace_id: a, parent_run_id: a, name: "pong", run_type: "chain", start_time: "2030-01-01T00:00:00.100000Z" },
+    ];
+    expect((await batch({ post: loop })).status).toBe(202);
+    const looped = page.locator(`article[data-trace="${a}"]`);
+    await looped.locator(`li[data-trace-run="${b}"]`).waitFor();
+    expect(await looped.locator(".tr-name").allTextContents()).toEqual(["ping", "pong"]);
+    // A burst of traces (read in one request) all arrive.
+    const bulk = Array.from({ length: 25 }, (_, i) => ({ name: `bulk-${i}`, run_type: "tool", start_time: "2030-01-01T00:00:01.000000Z" }));
+    expect((await batch({ post: bulk })).status).toBe(202);
+    await page.locator('.tabs [data-count="traces"]', { hasText: "26" }).waitFor();
+    expect(await page.locator("#traces-list article").count()).toBe(26);
+
+    // An agent-server run is traced under its own id; its page links to that trace alone.
+    for await (const _ of client.runs.stream(await createThread(), "agent", { input: user("thanks!") }));
+    const agentRun = (await json(await fetch(`${mock.url}/_mock/runs?scenario=quick-thanks`))).items[0];
+    await page.goto(`${mock.inspectorUrl}#/runs/${agentRun.run_id}`);
+    await page.getByRole("link", { name: "its trace in the tracing service" }).click();
+    await page.locator(`#traces-list article[data-trace="${agentRun.run_id}"]`).waitFor();
+    expect(await page.locator("#tr-trace").inputValue()).toBe(agentRun.run_id);
+    expect(await page.locator("#traces-list article").count()).toBe(1);
   });
 
   it("the request journal shows the scenario that answered and why an unmatched run missed", async () => {

@@ -284,7 +284,7 @@ describe("POST /_mock/reset by scope", () => {
   it("an unknown scope is 400 naming the allowed ones", async () => {
     const res = await request(app).post("/_mock/reset").send({ scope: "everything" });
     expect(res.status).toBe(400);
-    expect(res.body.detail).toBe('scope must be one of "all", "store", "feedback", "journal", "scenarios", "faults"; got "everything"');
+    expect(res.body.detail).toBe('scope must be one of "all", "store", "feedback", "journal", "scenarios", "faults", "traces"; got "everything"');
   });
 });
 

@@ -229,10 +229,10 @@ describe("LangSmith routes under /api/v1", () => {
     });
   });
 
-  it("GET /info tells the client to post feedback to /feedback (no multipart ingest)", async () => {
+  it("GET /info advertises multipart run ingestion with gzip bodies up to the body limit", async () => {
     const res = await request(app).get("/api/v1/info");
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/), batch_ingest_config: { use_multipart_endpoint: false }, instance_flags: {} });
+    expect(res.body).toMatchObject({ version: expect.stringMatching(/^\d+\.\d+\.\d+$/), batch_ingest_config: { use_multipart_endpoint: true, size_limit_bytes: 1024 * 1024 }, instance_flags: { gzip_body_enabled: true } });
   });
 
   describe("with an API key configured", () => {

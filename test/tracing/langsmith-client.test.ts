@@ -71,10 +71,11 @@ describe("the langsmith client (0.12) against the mock", () => {
     expect(mock.requests({ path: "/api/v1/info" })).toHaveLength(1);
   });
 
-  it("createFeedback with a traceId also posts to /feedback, because /info turns multipart ingest off", async () => {
+  it("createFeedback with a traceId goes with the runs, as a feedback part of the multipart ingest endpoint", async () => {
     const traced = new Client({ apiUrl: `${mock.tracingUrl}/api/v1`, apiKey: "ls-test-key" });
     const created = await traced.createFeedback(RUN_ID, "helpfulness", { score: 1, traceId: OTHER_RUN });
-    expect(mock.requests({ path: "/api/v1/feedback", method: "POST" }).map((r) => r.status)).toEqual([200]);
+    await traced.awaitPendingTraceBatches();
+    expect(mock.requests({ path: "/api/v1/runs/multipart", method: "POST" }).map((r) => r.status)).toEqual([202]);
     expect(mock.feedback({ key: "helpfulness" })).toMatchObject([{ id: created.id, run_id: RUN_ID }]);
     expect(await traced.readFeedback(created.id)).toMatchObject({ trace_id: OTHER_RUN, is_root: false });
   });

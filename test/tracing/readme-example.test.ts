@@ -23,23 +23,25 @@ beforeAll(async () => {
 
 afterAll(() => mock.close());
 
-/** Streams one run as the app does; returns its thread and the URLs of the final `feedback` event. */
+/** Streams one run as the app does; returns its thread, its run id and the URLs of the final `feedback` event. */
 async function streamWithFeedback<K extends string>(feedbackKeys: K[]) {
   const client = new Client({ apiUrl: mock.url });
   const thread = await client.threads.create();
+  let runId = "";
   let urls = {} as Record<K, string>;
   for await (const part of client.runs.stream(thread.thread_id, "agent", {
     input: { messages: [{ role: "user", content: "hi" }] },
     streamMode: ["updates", "values"],
     feedbackKeys,
   })) {
+    if (part.event === "metadata") runId = (part.data as { run_id: string }).run_id;
     if (part.event === "feedback") urls = part.data as Record<K, string>;
   }
-  return { threadId: thread.thread_id, urls };
+  return { threadId: thread.thread_id, runId, urls };
 }
 
 it("one key per option: records the thumbs-up the front end posts", async () => {
-  const { threadId, urls } = await streamWithFeedback(["user_liked", "user_disliked"]);
+  const { threadId, runId, urls } = await streamWithFeedback(["user_liked", "user_disliked"]);
 
   // What the front end does when the user clicks 👍 (no API key: the URL is pre-signed).
   const res = await fetch(urls.user_liked, {
@@ -53,6 +55,12 @@ it("one key per option: records the thumbs-up the front end posts", async () => 
     { key: "user_liked", score: 1, comment: "Great answer", metadata: { ui: "chat" }, method: "POST", scenario: "hello" },
   ]);
   expect(mock.feedback({ key: "user_disliked" })).toEqual([]);
+
+  // The run is traced as a deployment traces it: a root run under the run's id, one child run per node.
+  expect(mock.traces({ trace_id: runId })).toMatchObject([
+    { id: runId, parent_run_id: null, inputs: { messages: [{ role: "user", content: "hi" }] }, status: "success" },
+    { name: "agent", parent_run_id: runId, outputs: { messages: [{ type: "ai", content: "Hello! How can I help?" }] } },
+  ]);
 });
 
 it("one key with scores: records 👍 as 1 and 👎 as -1", async () => {

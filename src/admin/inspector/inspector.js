@@ -9,6 +9,8 @@ const state = {
   events: new Map(), // run_id -> timeline entries (only for runs whose events were loaded or streamed)
   eventCounts: new Map(), // run_id -> number of events seen
   feedback: [],
+  traces: new Map(), // captured run id -> run (GET /_mock/traces)
+  tracesDropped: 0,
   requests: [],
   scenarios: [],
   deployments: { items: [], lifecycle: "immediate", lifecycle_step_ms: 30000 },
@@ -48,7 +50,9 @@ function fullTime(iso) {
   return isNaN(d) ? String(iso) : d.toISOString().replace("T", " ").replace("Z", " UTC");
 }
 function duration(a, b) {
-  const d = ms(b) - ms(a);
+  return elapsed(ms(b) - ms(a));
+}
+function elapsed(d) {
   if (!(d >= 0)) return "—";
   return d < 1000 ? `${d} ms` : d < 60000 ? `${(d / 1000).toFixed(d < 10000 ? 2 : 1)} s` : `${Math.floor(d / 60000)}m ${Math.round((d % 60000) / 1000)}s`;
 }
@@ -107,9 +111,10 @@ async function api(method, path, body, type = "application/json") {
 // ---------- loading ----------
 
 async function loadAll() {
-  const [runs, feedback, requests, scenarios, deployments, clock, options, routes] = await Promise.all([
+  const [runs, feedback, traces, requests, scenarios, deployments, clock, options, routes] = await Promise.all([
     api("GET", "/runs"),
     api("GET", "/feedback"),
+    api("GET", "/traces"),
     api("GET", "/requests"),
     api("GET", "/scenarios"),
     api("GET", "/deployments"),
@@ -121,6 +126,7 @@ async function loadAll() {
   state.events.clear();
   state.eventCounts.clear();
   state.feedback = feedback.items;
+  setTraces(traces);
   state.requests = requests.items;
   state.scenarios = scenarios.items;
   state.deployments = deployments;
@@ -151,6 +157,47 @@ function reloadDeployments() {
   reloadingDeployments = setTimeout(async () => {
     state.deployments = await api("GET", "/deployments").catch(() => state.deployments);
     schedule("deployments");
+  }, 40);
+}
+
+function setTraces(list) {
+  state.traces = new Map(list.items.map((r) => [r.id, r]));
+  state.tracesDropped = list.dropped;
+}
+
+// The feed names the trace that changed; its runs are read per trace, once per burst, in order.
+const tracesToRead = new Set();
+let readingTraces;
+let tracesRead = Promise.resolve();
+let tracesGeneration = 0; // a clear makes reads started before it stale
+function reloadTrace(traceId) {
+  tracesToRead.add(traceId);
+  clearTimeout(readingTraces);
+  readingTraces = setTimeout(() => {
+    const ids = [...tracesToRead];
+    tracesToRead.clear();
+    const generation = tracesGeneration;
+    tracesRead = tracesRead.then(async () => {
+      // Many traces at once (a suite tracing in bulk): one read of them all beats one per trace.
+      if (ids.length > 20) {
+        const all = await api("GET", "/traces").catch(() => null);
+        if (all && generation === tracesGeneration) setTraces(all);
+        ids.length = 0;
+      }
+      for (const id of ids) {
+        const data = await api("GET", `/traces?trace_id=${encodeURIComponent(id)}`).catch(() => null);
+        if (!data || generation !== tracesGeneration) return;
+        if (data.dropped !== state.tracesDropped) {
+          // The cap dropped old runs, of any trace: read them all again.
+          const all = await api("GET", "/traces").catch(() => null);
+          if (all && generation === tracesGeneration) setTraces(all);
+          break;
+        }
+        for (const [runId, r] of state.traces) if (r.trace_id === id) state.traces.delete(runId);
+        for (const r of data.items) state.traces.set(r.id, r);
+      }
+      schedule("traces");
+    });
   }, 40);
 }
 
@@ -209,6 +256,17 @@ function connect() {
   on("feedback.cleared", () => {
     state.feedback = [];
     schedule("feedback");
+  });
+  on("trace.recorded", ({ id, trace_id }) => {
+    state.fresh.add(`tr:${id}`);
+    reloadTrace(trace_id);
+  });
+  on("trace.updated", ({ trace_id }) => reloadTrace(trace_id));
+  on("trace.cleared", () => {
+    tracesGeneration++;
+    state.traces.clear();
+    state.tracesDropped = 0;
+    schedule("traces");
   });
   on("request.journaled", (entry) => {
     if (state.requests.some((x) => x.id === entry.id)) return;
@@ -276,6 +334,8 @@ function schedule(what, runId) {
     if ((what.has("runs") || what.has("runs-count") || what.has("feedback")) && section === "runs") renderRuns();
     if ((what.has("run") || what.has("feedback")) && section === "run") renderRunSide();
     if (what.has("feedback") && section === "feedback") renderFeedback();
+    if ((what.has("traces") || what.has("feedback")) && section === "traces") renderTraces();
+    if (what.has("traces") && section === "run") renderRunSide();
     if (what.has("requests") && section === "requests") renderRequests();
     if (what.has("scenarios") && section === "scenarios") renderScenarios();
     if (what.has("deployments") && section === "deployments") renderDeployments();
@@ -293,7 +353,7 @@ function route() {
 
 async function show() {
   const r = route();
-  const known = ["runs", "run", "feedback", "requests", "scenarios", "deployments", "controls"];
+  const known = ["runs", "run", "feedback", "traces", "requests", "scenarios", "deployments", "controls"];
   const section = known.includes(r.section) ? r.section : "runs";
   for (const id of known) $(id).hidden = id !== section;
   for (const a of document.querySelectorAll(".tabs a")) {
@@ -305,6 +365,7 @@ async function show() {
     if (r.query.has("run")) $("fb-run").value = r.query.get("run");
     if (r.query.has("key")) $("fb-key").value = r.query.get("key");
   }
+  if (section === "traces" && r.query.has("trace")) $("tr-trace").value = r.query.get("trace");
   if (section === "run" && !state.events.has(r.id)) await loadRunEvents(r.id);
   renderSection(section);
 }
@@ -319,6 +380,7 @@ function renderSection(section) {
   if (section === "runs") renderRuns();
   else if (section === "run") renderRun();
   else if (section === "feedback") renderFeedback();
+  else if (section === "traces") renderTraces();
   else if (section === "requests") renderRequests();
   else if (section === "scenarios") renderScenarios();
   else if (section === "deployments") renderDeployments();
@@ -329,6 +391,7 @@ function counts() {
   const set = (name, n) => (document.querySelector(`[data-count="${name}"]`).textContent = String(n));
   set("runs", state.runs.size);
   set("feedback", state.feedback.length);
+  set("traces", new Set([...state.traces.values()].map((r) => r.trace_id)).size);
   set("requests", state.requests.length);
   set("scenarios", state.scenarios.length);
   set("deployments", state.deployments.items.length);
@@ -429,6 +492,7 @@ function renderRunSide() {
       h("dt", {}, "Assistant"), h("dd", { class: "mono" }, `${run.assistant_id} (graph ${run.graph_id})`),
       run.deployment_id ? [h("dt", {}, "Deployment"), h("dd", { class: "mono" }, run.deployment_id)] : null,
       h("dt", {}, "Created"), h("dd", { class: "mono" }, fullTime(run.created_at)),
+      state.traces.has(id) ? [h("dt", {}, "Trace"), h("dd", {}, h("a", { href: `#/traces?trace=${encodeURIComponent(id)}` }, "its trace in the tracing service"))] : null,
       h("dt", {}, "Duration"), h("dd", {}, isTerminal(run.status) ? duration(run.created_at, run.updated_at) : "still playing"),
     ),
   );
@@ -478,6 +542,135 @@ function renderFeedback() {
     );
   const headers = ["Received (mock)", "Key", { label: "Score", cls: "num" }, "Value", "Comment", "Run", "Scenario", { label: "Via", cls: "hide-narrow" }];
   fill($("feedback-list"), table(headers, rows, state.feedback.length ? "No feedback matches these filters." : "No feedback captured yet. It appears here when a feedback URL is called."));
+}
+
+// ---------- traces ----------
+
+/** Microseconds since the epoch: run times carry six fractional digits, more than Date keeps. */
+function micros(iso) {
+  if (!iso) return NaN;
+  const extra = /\.\d{3}(\d{1,3})/.exec(iso);
+  return Date.parse(iso) * 1000 + (extra ? Number(extra[1].padEnd(3, "0")) : 0);
+}
+function span(us) {
+  if (!(us >= 0)) return "—";
+  return us === 0 ? "0 ms" : us < 1000 ? `${(us / 1000).toFixed(3)} ms` : elapsed(Math.round(us / 1000));
+}
+const byDottedOrder = (a, b) => (a.dotted_order < b.dotted_order ? -1 : a.dotted_order > b.dotted_order ? 1 : 0);
+
+/** The captured runs grouped by trace, each trace's runs in dotted order, newest trace first. */
+function traceGroups() {
+  const groups = new Map();
+  for (const r of [...state.traces.values()].sort(byDottedOrder)) {
+    if (!groups.has(r.trace_id)) groups.set(r.trace_id, []);
+    groups.get(r.trace_id).push(r);
+  }
+  const start = (runs) => Math.min(...runs.map((r) => micros(r.start_time)));
+  return [...groups.entries()].map(([id, runs]) => ({ id, runs, start: start(runs) })).reverse().sort((a, b) => b.start - a.start);
+}
+
+function renderTraces() {
+  const name = $("tr-name").value.trim().toLowerCase();
+  const status = $("tr-status").value;
+  const traceId = $("tr-trace").value.trim().toLowerCase();
+  const dropped = $("traces-dropped");
+  dropped.hidden = !state.tracesDropped;
+  dropped.textContent = `${state.tracesDropped} older run${state.tracesDropped === 1 ? "" : "s"} dropped by the trace cap (docs/tracing.md).`;
+  const groups = traceGroups();
+  const shown = groups.filter(
+    (g) => (!traceId || g.id.startsWith(traceId)) && (!name || g.runs.some((r) => r.name.toLowerCase().includes(name))) && (!status || g.runs.some((r) => r.status === status)),
+  );
+  const empty = groups.length ? "No trace matches these filters." : "No traces yet. Point the langsmith client at the mock's tracing URL, or run an agent: its runs are traced.";
+  fill($("traces-list"), shown.length ? h("div", {}, shown.map(traceArticle)) : h("p", { class: "empty" }, empty));
+}
+
+function traceArticle({ id, runs, start }) {
+  const ids = new Set(runs.map((r) => r.id));
+  const children = new Map();
+  const roots = [];
+  for (const r of runs) {
+    // A child whose parent is not here (not sent yet, or dropped) is shown at the top of its trace.
+    if (r.parent_run_id && ids.has(r.parent_run_id)) {
+      if (!children.has(r.parent_run_id)) children.set(r.parent_run_id, []);
+      children.get(r.parent_run_id).push(r);
+    } else roots.push(r);
+  }
+  // Parent ids are client data and may form a loop, which no root reaches: its first run becomes one.
+  const reached = new Set();
+  const reach = (first) => {
+    for (const stack = [first]; stack.length; ) {
+      const r = stack.pop();
+      if (reached.has(r.id)) continue;
+      reached.add(r.id);
+      stack.push(...(children.get(r.id) ?? []));
+    }
+  };
+  roots.forEach(reach);
+  for (const r of runs) {
+    if (reached.has(r.id)) continue;
+    roots.push(r);
+    reach(r);
+  }
+  const open = runs.some((r) => r.end_time === null && r.error === null);
+  const end = Math.max(...runs.map((r) => micros(r.end_time ?? r.start_time)));
+  const total = Math.max(end - start, 1);
+  const root = roots[0];
+  const errors = runs.filter((r) => r.error !== null).length;
+  const placed = new Set(); // each run once, however its parents loop
+  const tree = (list) => h("ul", { class: "trace-tree" }, list.filter((r) => !placed.has(r.id) && placed.add(r.id)).map((r) => traceRun(r, children, start, total, tree)));
+  return h(
+    "article",
+    { class: "trace", "data-trace": id },
+    h(
+      "div",
+      { class: "trace-head" },
+      h("strong", {}, root.name),
+      h("span", { class: "hint" }, root.run_type),
+      errors ? badge(errors === 1 ? "1 error" : `${errors} errors`, "error") : badge(open ? "pending" : "success"),
+      h("span", { class: "hint" }, `${runs.length} run${runs.length === 1 ? "" : "s"}`),
+      h("span", { class: "mono hint", title: runs[0].start_time }, time(runs[0].start_time)),
+      h("span", { class: "num" }, open ? "…" : span(end - start)),
+      h("span", { class: "spacer" }),
+      h("span", { class: "hint hide-narrow" }, root.session_name),
+      h("span", { class: "mono hint", title: `trace ${id}` }, short(id)),
+    ),
+    tree(roots),
+  );
+}
+
+function traceRun(r, children, start, total, tree) {
+  const begin = micros(r.start_time) - start;
+  const took = r.end_time === null ? null : micros(r.end_time) - micros(r.start_time);
+  const bar = h("span", { class: r.error !== null ? "bar-fill err" : "bar-fill" });
+  // Set through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+  bar.style.marginLeft = `${Math.min(100, (begin / total) * 100)}%`;
+  bar.style.width = `${took === null ? 100 - Math.min(100, (begin / total) * 100) : Math.max(0.5, (took / total) * 100)}%`;
+  const fb = state.feedback.filter((f) => f.run_id === r.id);
+  const summary = [
+    h("span", { class: "tr-name" }, r.name),
+    h("span", { class: "hint" }, r.run_type),
+    r.error !== null ? h("span", { class: "badge s-error", "data-error": "" }, "error") : r.end_time === null ? badge("pending") : null,
+    fb.map((f) => h("a", { class: "fb-chip", href: `#/feedback?run=${encodeURIComponent(r.id)}`, title: f.comment ?? undefined }, `${f.key} ${f.score === null || f.score === undefined ? "—" : String(f.score)}`)),
+    h("span", { class: "spacer" }),
+    h("span", { class: "ev-offset hide-narrow", title: fullTime(r.start_time) }, `+${span(begin)}`),
+    h("span", { class: "tr-took num" }, took === null ? "…" : span(took)),
+    h("span", { class: "bar hide-narrow", "aria-hidden": "true" }, bar),
+  ];
+  const meta = r.extra?.metadata;
+  const body = h(
+    "div",
+    { class: "tr-body" },
+    h("dl", { class: "kv" }, h("dt", {}, "Run"), h("dd", { class: "mono" }, r.id), r.tags.length ? [h("dt", {}, "Tags"), h("dd", { class: "mono" }, r.tags.join(", "))] : null),
+    h("h4", {}, "Inputs"),
+    h("pre", { "data-inputs": "" }, r.inputs === null ? "—" : pretty(r.inputs)),
+    h("h4", {}, "Outputs"),
+    h("pre", { "data-outputs": "" }, r.outputs === null ? (r.end_time === null ? "still running" : "—") : pretty(r.outputs)),
+    r.error !== null ? [h("h4", {}, "Error"), h("pre", { class: "err-msg", "data-run-error": "" }, r.error)] : null,
+    meta && Object.keys(meta).length ? [h("h4", {}, "Metadata"), h("pre", {}, pretty(meta))] : null,
+    fb.length ? [h("h4", {}, "Feedback"), h("ul", {}, fb.map((f) => h("li", {}, h("span", { class: "mono" }, f.key), ` score ${f.score === null ? "—" : String(f.score)}`, f.comment ? ` — “${f.comment}”` : "")))] : null,
+  );
+  const kids = children.get(r.id);
+  return flash(h("li", { class: r.error !== null ? "errored" : undefined, "data-trace-run": r.id }, details(`tr:${r.id}`, summary, body), kids ? tree(kids) : null), `tr:${r.id}`);
 }
 
 // ---------- requests ----------
@@ -692,6 +885,7 @@ function wire() {
   });
   for (const id of ["runs-status", "runs-scenario"]) $(id).addEventListener("input", renderRuns);
   for (const id of ["fb-key", "fb-run", "fb-scenario"]) $(id).addEventListener("input", renderFeedback);
+  for (const id of ["tr-name", "tr-status", "tr-trace"]) $(id).addEventListener("input", renderTraces);
   $("fb-clear").addEventListener("click", () => {
     for (const id of ["fb-key", "fb-run", "fb-scenario"]) $(id).value = "";
     if (location.hash.includes("?")) location.hash = "#/feedback";
