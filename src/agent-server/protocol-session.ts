@@ -201,6 +201,10 @@ export class ProtocolSessions {
 
   constructor(private readonly ctx: MockContext) {
     ctx.onReset("store", () => this.byThread.clear());
+    // A deleted thread's session and its event buffer go with it, unless a stream still reads it.
+    ctx.data.threads.subscribe((id, record) => {
+      if (id !== undefined && record === undefined && this.byThread.has(id)) this.sweep();
+    });
   }
 
   /** The thread's session, made on first use (the JS server's `ensureThread`). */
