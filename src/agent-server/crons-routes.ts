@@ -5,7 +5,7 @@ import type { CronCountRequest, CronCreate, CronPatch, CronSearch, ThreadCronCre
 import type { Assistants } from "./assistants.js";
 import { checkSchedule, cronResponse, nextRunDate, parseEndTime, type CronRecord, type CronScheduler } from "./crons.js";
 import { agentErrors } from "./errors.js";
-import { paginate } from "./pagination.js";
+import { paginate, sortInCreationOrder } from "./pagination.js";
 import { errors, THREAD_PATH } from "./route-schemas.js";
 import { selectFields } from "./search-filters.js";
 
@@ -89,14 +89,8 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, assistan
           .live()
           .filter((c) => (!body.assistant_id || c.assistant_id === body.assistant_id) && (!body.thread_id || c.thread_id === body.thread_id) && (body.enabled === undefined || c.enabled === body.enabled));
         const key = body.sort_by;
-        const sign = body.sort_order === "asc" ? 1 : -1;
         // [real] Postgres order: NULLs sort as larger than every value (last ascending, first descending).
-        const rank = (v: string | number | null) => (v === null ? [1, 0] : [0, v]) as [number, string | number];
-        found.sort((a, b) => {
-          const [na, va] = rank(a[key]);
-          const [nb, vb] = rank(b[key]);
-          return sign * (na - nb || (va < vb ? -1 : va > vb ? 1 : 0) || a.cron_id.localeCompare(b.cron_id));
-        });
+        sortInCreationOrder(found, (c) => c[key], body.sort_order);
         const { page, headers } = paginate(found.map(cronResponse), body.offset, body.limit);
         return reply(200, body.select?.length ? page.map((c) => selectFields(c, body.select as string[])) : page, headers);
       },

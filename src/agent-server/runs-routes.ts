@@ -9,6 +9,7 @@ import { HEARTBEAT, openStream, sseFrame, type StreamWriter } from "./sse.js";
 import { FaultyStreamWriter, type StreamHooks } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
+import { sortInCreationOrder } from "./pagination.js";
 
 type RunPath = { thread_id: string; run_id: string };
 type JoinQuery = { cancel_on_disconnect: boolean; stream_mode?: string[] };
@@ -122,9 +123,11 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       responses: { 200: `${RUN}ThreadRunList`, ...errors(404, 422) },
       handler: ({ params, query }) => {
         const thread = requireThread(ctx, params.thread_id);
-        const list = ctx.data.runs
-          .filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status))
-          .sort((a, b) => b.created_at - a.created_at || b.run_id.localeCompare(a.run_id));
+        const list = sortInCreationOrder(
+          ctx.data.runs.filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status)),
+          (r) => r.created_at,
+          "desc",
+        );
         return list.slice(query.offset, query.offset + query.limit).map(runResponse);
       },
     }),

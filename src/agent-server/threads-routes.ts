@@ -6,7 +6,7 @@ import { agentErrors } from "./errors.js";
 import { contains, selectFields } from "./search-filters.js";
 import { type RunService } from "./runs.js";
 import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
-import { paginate } from "./pagination.js";
+import { paginate, sortInCreationOrder } from "./pagination.js";
 import { newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
 
 interface ThreadCreateBody {
@@ -92,8 +92,7 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
             (!body.values || contains(t.values ?? {}, body.values)),
         );
         const key = body.sort_by;
-        const sign = body.sort_order === "asc" ? 1 : -1;
-        found.sort((a, b) => sign * (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0) || sign * a.thread_id.localeCompare(b.thread_id));
+        sortInCreationOrder(found, (t) => t[key], body.sort_order);
         const { page, headers } = paginate(found.map(threadResponse), body.offset, body.limit);
         return reply(200, body.select ? page.map((t) => selectFields(t, body.select as string[])) : page, headers);
       },
