@@ -193,12 +193,15 @@ function checkpointRef(threadId: string, checkpointId: string | null) {
 }
 
 /**
- * The `ThreadState` wire form (schema agent-server/thread.json#/$defs/ThreadState) of a checkpoint;
- * without one, the state of a thread no run has touched yet.
+ * The `ThreadState` wire form (schema agent-server/thread.json#/$defs/ThreadState) of a checkpoint.
+ * Without one it is LangGraph's empty snapshot (`aget_state` finding nothing): for a thread no run has
+ * touched, no checkpoint at all; for an id the thread does not have (`askedId`), that id, and nothing
+ * else — the real server answers 200, not 404.
  */
-export function threadStateResponse(threadId: string, c: CheckpointRecord | undefined) {
+export function threadStateResponse(threadId: string, c: CheckpointRecord | undefined, askedId?: string) {
   if (!c) {
-    return { values: {}, next: [], tasks: [], checkpoint: checkpointRef(threadId, null), metadata: {}, created_at: null, parent_checkpoint: null, interrupts: [] };
+    const checkpoint = askedId ? checkpointRef(threadId, askedId) : null;
+    return { values: {}, next: [], tasks: [], checkpoint, metadata: null, created_at: null, parent_checkpoint: null, interrupts: [] };
   }
   const node = c.next[0] ?? "agent";
   const interrupted = Object.entries(c.interrupts).map(([taskId, list]) => ({

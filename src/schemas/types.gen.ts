@@ -1783,6 +1783,9 @@ export interface ThreadState {
     } | null;
     result?: unknown;
   }[];
+  /**
+   * Null for a thread no run has touched (LangGraph's empty snapshot).
+   */
   checkpoint: {
     thread_id: string;
     checkpoint_ns: string;
@@ -1790,10 +1793,10 @@ export interface ThreadState {
     checkpoint_map?: {
       [k: string]: unknown | undefined;
     } | null;
-  };
+  } | null;
   metadata: {
     [k: string]: unknown | undefined;
-  };
+  } | null;
   created_at: string | null;
   parent_checkpoint: {
     [k: string]: unknown | undefined;

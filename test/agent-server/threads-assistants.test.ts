@@ -50,15 +50,15 @@ describe("threads", () => {
     await request(a).get("/threads/nope").expect(422, { detail: "Invalid thread ID: must be a UUID" });
   });
 
-  it("an empty thread's state has no checkpoint yet; a run's final values become the state", async () => {
+  it("an empty thread's state has no checkpoint and no metadata yet (null, as the Python server); a run's final values become the state", async () => {
     const a = app();
     const { thread_id } = (await request(a).post("/threads").send({})).body;
     expect((await request(a).get(`/threads/${thread_id}/state`).expect(200)).body).toEqual({
       values: {},
       next: [],
       tasks: [],
-      checkpoint: { thread_id, checkpoint_ns: "", checkpoint_id: null, checkpoint_map: null },
-      metadata: {},
+      checkpoint: null,
+      metadata: null,
       created_at: null,
       parent_checkpoint: null,
       interrupts: [],
