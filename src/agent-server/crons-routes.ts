@@ -7,7 +7,7 @@ import { checkSchedule, cronResponse, nextRunDate, parseEndTime, type CronRecord
 import { agentErrors } from "./errors.js";
 import { paginate, sortInCreationOrder } from "./pagination.js";
 import { errors, THREAD_PATH } from "./route-schemas.js";
-import { selectFields } from "./search-filters.js";
+import { contains, selectFields } from "./search-filters.js";
 
 const CRON = "agent-server/cron.json#/$defs/";
 const CRON_PATH = object({ cron_id: UUID });
@@ -87,7 +87,7 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, assistan
       handler: ({ body }) => {
         const found = scheduler
           .live()
-          .filter((c) => (!body.assistant_id || c.assistant_id === body.assistant_id) && (!body.thread_id || c.thread_id === body.thread_id) && (body.enabled === undefined || c.enabled === body.enabled));
+          .filter((c) => matches(c, body) && (body.enabled === undefined || c.enabled === body.enabled));
         const key = body.sort_by;
         // [real] Postgres order: NULLs sort as larger than every value (last ascending, first descending).
         sortInCreationOrder(found, (c) => c[key], body.sort_order);
@@ -102,7 +102,7 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, assistan
       body: `${CRON}CronCountRequest`,
       emptyBody: {},
       responses: { 200: `${CRON}CronCount`, ...errors(404, 422) },
-      handler: ({ body }) => scheduler.live().filter((c) => (!body.assistant_id || c.assistant_id === body.assistant_id) && (!body.thread_id || c.thread_id === body.thread_id)).length,
+      handler: ({ body }) => scheduler.live().filter((c) => matches(c, body)).length,
     }),
     route<{ params: { cron_id: string }; body: CronPatch }>({
       name: "crons.update",
@@ -177,4 +177,13 @@ function patchedPayload(cron: CronRecord, sent: unknown, metadata: Record<string
   if (isPlainObject(sent)) for (const [key, value] of Object.entries(sent)) setOwn(payload, key, value);
   if (metadata !== undefined) payload.metadata = metadata;
   return cronPayload(payload, cron.assistant_id, cron.cron_id);
+}
+
+/** The filters search and count share: assistant, thread and contained metadata. */
+function matches(cron: CronRecord, filter: CronCountRequest): boolean {
+  return (
+    (!filter.assistant_id || cron.assistant_id === filter.assistant_id) &&
+    (!filter.thread_id || cron.thread_id === filter.thread_id) &&
+    (!filter.metadata || contains(cron.metadata, filter.metadata))
+  );
 }

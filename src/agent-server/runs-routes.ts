@@ -185,7 +185,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
         streamRun(res, run, execution, {
           location: false,
           afterId: execution.joinPosition(headers["last-event-id"]),
-          modes: query.stream_mode && new Set(query.stream_mode),
+          modes: joinModes(query.stream_mode),
           cancelOnDisconnect: query.cancel_on_disconnect,
           stallMs: ctx.options.streamStallMs,
           fault: scope.streamFault,
@@ -314,4 +314,10 @@ async function answerWhenDone(res: Response, execution: Execution, cancelOnDisco
 function dropConnection(res: Response): void {
   if (res.socket) res.socket.end();
   else res.destroy();
+}
+
+/** A join's `stream_mode`, without the empty values a client sends for "none given"; undefined when nothing is left. */
+function joinModes(modes: readonly string[] | undefined): Set<string> | undefined {
+  const named = modes?.filter((mode) => mode !== "");
+  return named?.length ? new Set(named) : undefined;
 }

@@ -1119,6 +1119,12 @@ export interface CronPatch {
   [k: string]: unknown | undefined;
 }
 export interface CronSearch {
+  /**
+   * Crons whose metadata contains these key-value pairs.
+   */
+  metadata?: {
+    [k: string]: unknown | undefined;
+  } | null;
   assistant_id?: string;
   thread_id?: string;
   enabled?: boolean;
@@ -1145,6 +1151,12 @@ export interface CronSearch {
   [k: string]: unknown | undefined;
 }
 export interface CronCountRequest {
+  /**
+   * Crons whose metadata contains these key-value pairs.
+   */
+  metadata?: {
+    [k: string]: unknown | undefined;
+  } | null;
   assistant_id?: string;
   thread_id?: string;
   [k: string]: unknown | undefined;
@@ -1438,7 +1450,10 @@ export interface CancelQuery {
 }
 export interface JoinQuery {
   cancel_on_disconnect?: boolean;
-  stream_mode?: StreamModeName[];
+  /**
+   * An empty value is as absent: the Python client sends `stream_mode=` by default.
+   */
+  stream_mode?: (StreamModeName | "")[];
   [k: string]: unknown | undefined;
 }
 export interface Scenario {
