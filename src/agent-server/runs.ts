@@ -124,12 +124,15 @@ export function adminRunResponse(r: RunRecord) {
   };
 }
 
-/** What `…/runs/wait` and `…/join` return: the final state, or `{"__error__": …}` for a failed run. */
+/**
+ * What `…/runs/wait` and `…/join` return, as the Python server's `_run_result_body`: the run's last
+ * `values` chunk — the final state, or at an interrupt the chunk LangGraph streams for it,
+ * `{"__interrupt__": […]}` alone (the state is the thread's) — or `{"__error__": …}` for a failed run.
+ */
 export function finalValues(outcome: Outcome): Record<string, unknown> {
   if (outcome.kind === "error") return { __error__: outcome.error };
-  const values = outcome.values ?? {};
-  if (outcome.kind === "success" && outcome.interrupt) return { ...values, __interrupt__: [{ value: outcome.interrupt.value, id: outcome.interrupt.id }] };
-  return values;
+  if (outcome.kind === "success" && outcome.interrupt) return { __interrupt__: [{ value: outcome.interrupt.value, id: outcome.interrupt.id }] };
+  return outcome.values ?? {};
 }
 
 /**

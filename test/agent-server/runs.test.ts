@@ -210,8 +210,9 @@ describe("threads that play a scenario over several runs", () => {
     const a = app([approval], true);
     const tid = await newThread(a);
     const drafted = await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { messages: [{ role: "user", content: "send it" }] } }).expect(200);
-    expect(drafted.body).toEqual({ step: "draft", __interrupt__: [{ value: { question: "Send?" }, id: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
-    expect((await request(a).get(`/threads/${tid}`)).body.status).toBe("interrupted");
+    // The run's last values chunk, as the Python server: the interrupt alone; the state is the thread's.
+    expect(drafted.body).toEqual({ __interrupt__: [{ value: { question: "Send?" }, id: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
+    expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "interrupted", values: { step: "draft" } });
     const resumed = await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", command: { resume: { approved: true } } }).expect(200);
     expect(resumed.body).toEqual({ step: "sent", decision: { approved: true } });
     expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", interrupts: {} });
