@@ -1,6 +1,6 @@
-// `node bench/memory.mjs [requests]` — where the memory rows of bench/run.mjs go: the mock (as the
-// bench starts it) and bare express, each in its own process started with --expose-gc, just started,
-// at rest (as bench/run.mjs reads idle) and after `requests` (default 10,000) GETs of one deployment.
+// `node bench/memory.mjs [requests]` — where a server's memory goes (no target: printed only): the mock
+// (as bench/run.mjs starts it) and bare express, each in its own process started with --expose-gc, just
+// started, at rest and after `requests` (default 10,000) GETs of one deployment.
 // For each: RSS after a full GC, the V8 heap as committed per space (new space is two semi-spaces,
 // whose size V8 sets from how much survived young collections, start-up included), the heap in use,
 // RSS outside the V8 heap, and the heap just before that GC (what the old space grew to under load).
@@ -64,7 +64,8 @@ async function main(requests) {
   const path = `/v2/deployments/${list.resources[7].id}`;
   const rows = [];
   for (const [kind, server] of Object.entries(servers)) rows.push([kind, "just started", await server.usage()]);
-  // As bench/run.mjs judges idle: at rest for 6 s, then the GC, and 1 s for V8 to hand pages back.
+  // At rest for 6 s (V8 gives back the young generation it grew for start-up once allocation has been
+  // low for 5 s), then the GC, and 1 s for V8 to hand pages back.
   await new Promise((resolve) => setTimeout(resolve, 6000));
   for (const [kind, server] of Object.entries(servers)) rows.push([kind, "at rest", await server.usage(1000)]);
   for (const [kind, server] of Object.entries(servers)) {

@@ -1,19 +1,19 @@
-// `npm run bench` — issue 15's table, measured side by side in one run: the mock, bare express 5 and
-// bare node:http answering the same bytes (recorded from the mock), each in its own process, loaded
-// from a separate load-generator process on loopback. Rows are interleaved across servers and
-// repeated; the medians and spreads are printed with the ratio to each target and PASS/FAIL.
-// Ratios are what count: the machines these run on are shared, absolute numbers drift.
+// `npm run bench` — the performance targets (docs/performance.md), measured in one run: the mock, bare
+// express 5 and bare node:http answering the same bytes (recorded from the mock), each in its own
+// process, loaded from a separate load-generator process on loopback. Rows are interleaved across
+// servers and repeated; the medians and spreads are printed with each target and PASS/FAIL.
+// Ratios are what count for request paths: the machines these run on are shared, absolute numbers drift.
 //
 //   node bench/run.mjs            full run (≈5 min)
-//   node bench/run.mjs --quick    fewer, shorter rounds (<1 min), smaller scale row
-//   node bench/run.mjs --million  also the 1,000,000-deployment row
+//   node bench/run.mjs --quick    fewer, shorter rounds (≈1–2 min)
 //   node bench/run.mjs --profile  CPU profile of the mock serving the list; prints where time goes
 //                                 (--profile-path=/threads/… for another GET)
-//   node bench/run.mjs --only=requests,writes   only those parts (memory, requests, writes, streams,
-//                                 startup, scale): for working on one; the verdict needs the whole run
-// Exit code: 0 when every target passed, 1 otherwise. The micro benches: `node bench/micro.mjs`.
+//   node bench/run.mjs --only=requests,writes   only those parts (requests, writes, streams, startup,
+//                                 scale): for working on one; the verdict needs the whole run
+// Exit code: 0 when every target passed, 1 otherwise. The micro benches: `node bench/micro.mjs`;
+// memory by V8 space: `node bench/memory.mjs`.
 import { fork, spawn } from "node:child_process";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -21,13 +21,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has("--quick");
-/** How long both servers sit without requests before "idle" RSS is read: V8 judges its allocation rate over the last 5 s. */
-const REST_MS = 6000;
 const ONLY = [...args].find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
 const runs = (part) => !ONLY || ONLY.includes(part);
 const CONFIG = QUICK
-  ? { rounds: 2, streamRounds: 3, scaleRuns: 1, writeRuns: 1, durationMs: 400, warmupMs: 100, connections: 16, windows: 5, windowMs: 400, journaled: 10_000, spawns: 2, starts: 3, scale: 100_000, pageRequests: 60 }
-  : { rounds: 3, streamRounds: 9, scaleRuns: 3, writeRuns: 3, durationMs: 1500, warmupMs: 300, connections: 16, windows: 10, windowMs: 1000, journaled: 50_000, spawns: 5, starts: 10, scale: 100_000, pageRequests: 300 };
+  ? { rounds: 2, streamRounds: 3, scaleRuns: 1, writeRuns: 1, durationMs: 400, warmupMs: 100, connections: 16, windows: 5, windowMs: 400, spawns: 3, starts: 5, resets: 20, pageRequests: 60 }
+  : { rounds: 3, streamRounds: 9, scaleRuns: 3, writeRuns: 3, durationMs: 1500, warmupMs: 300, connections: 16, windows: 10, windowMs: 1000, spawns: 5, starts: 10, resets: 50, pageRequests: 300 };
+/** The scale row's generated deployments. */
+const SCALE_COUNT = 100_000;
 const GENERATED = 1000;
 const MOCK_OPTIONS = {
   seed: 42,
@@ -113,12 +113,11 @@ async function recordRows(port) {
   const token = await json(port, "POST", "/api/v1/feedback/tokens", { run_id: runId, feedback_key: "bench" });
   const tokenPath = new URL(token.body.url).pathname;
   const rows = [
-    { name: "GET /v2/deployments?limit=20", method: "GET", path: "/v2/deployments?limit=20", target: 0.8 },
-    { name: "GET /v2/deployments/{id}", method: "GET", path: `/v2/deployments/${one.id}`, target: 0.8 },
-    { name: "filtered list (status+name_contains)", method: "GET", path: "/v2/deployments?status=READY&name_contains=e&limit=20", target: 0.8 },
-    { name: "GET /threads/{id}", method: "GET", path: `/threads/${threadId}`, target: 0.8 },
-    { name: "GET /threads/{id}/runs/{run_id}", method: "GET", path: `/threads/${threadId}/runs/${runId}`, target: 0.8 },
-    { name: "POST /api/v1/feedback/tokens/{id}", method: "POST", path: tokenPath, body: JSON.stringify({ score: 1, comment: "bench {{n}}" }), sample: { score: 1, comment: "bench sample" }, target: 0.8 },
+    { name: "GET /v2/deployments?limit=20", method: "GET", path: "/v2/deployments?limit=20", target: 1.0 },
+    { name: "GET /v2/deployments/{id}", method: "GET", path: `/v2/deployments/${one.id}`, target: 1.0 },
+    { name: "filtered list (status+name_contains)", method: "GET", path: "/v2/deployments?status=READY&name_contains=e&limit=20", target: 1.0 },
+    { name: "GET /threads/{id}", method: "GET", path: `/threads/${threadId}`, target: 1.0 },
+    { name: "POST /api/v1/feedback/tokens/{id}", method: "POST", path: tokenPath, body: JSON.stringify({ score: 1, comment: "bench {{n}}" }), sample: { score: 1, comment: "bench sample" }, target: 1.0 },
     { name: "POST /v2/deployments", method: "POST", path: "/v2/deployments", body: JSON.stringify(deploymentBody("bench-{{n}}")), sample: deploymentBody("bench-sample"), target: 0.5 },
   ];
   const answers = [];
@@ -243,30 +242,6 @@ async function streamRow(servers, stream) {
   target("500 concurrent streams", "events dropped", dropped, 0, false, "");
 }
 
-/**
- * RSS after a full GC: just after start, at rest, and after a run of journaled reads. "Idle" is judged
- * at rest: a process that has allocated little for 5 s gives back the young generation V8 grew for its
- * start-up burst at its next full GC (an idle mock does so on its own ~20 s after start, through V8's
- * memory reducer); just after start that transient is still there, and it is printed beside.
- */
-async function memoryRows(mock, express, readPath) {
-  const started = { mock: (await mock.usage()).rss, express: (await express.usage()).rss };
-  await new Promise((resolve) => setTimeout(resolve, REST_MS));
-  const [idleMock, idleExpress] = await Promise.all([mock.usage(1000), express.usage(1000)]);
-  const idle = { mock: idleMock.rss, express: idleExpress.rss };
-  for (const server of [mock, express]) {
-    await loadJob({ kind: "count", port: server.port, method: "GET", path: readPath, connections: CONFIG.connections, total: CONFIG.journaled });
-  }
-  const after = { mock: (await mock.usage()).rss, express: (await express.usage()).rss };
-  const mb = (b) => b / 1024 / 1024;
-  log(`\n## Memory (RSS after GC)\n`);
-  log(`just started: mock ${fmt(mb(started.mock), 1)} MB, bare express ${fmt(mb(started.express), 1)} MB (${fmt(started.mock / started.express, 2)}×)`);
-  log(`idle (at rest ${REST_MS / 1000} s, no requests): mock ${fmt(mb(idle.mock), 1)} MB, bare express ${fmt(mb(idle.express), 1)} MB (${fmt(idle.mock / idle.express, 2)}×)`);
-  log(`after ${fmt(CONFIG.journaled)} journaled GETs: mock ${fmt(mb(after.mock), 1)} MB, bare express ${fmt(mb(after.express), 1)} MB (${fmt(after.mock / after.express, 2)}×)`);
-  target("RSS idle (at rest)", "vs bare express", idle.mock / idle.express, 1.5, false, "×");
-  target(`RSS after ${fmt(CONFIG.journaled)} journaled GETs`, "vs bare express", after.mock / after.express, 1.3, false, "×");
-}
-
 /** A fresh `node` running `code` (ESM); resolves with what it prints as JSON on its last line. */
 function runNode(code, execArgv = []) {
   return new Promise((resolve, reject) => {
@@ -277,17 +252,32 @@ function runNode(code, execArgv = []) {
   });
 }
 
+/**
+ * One fresh process: import the package, the first `startMockServer()`, later ones (each closed before
+ * the next), then `reset()` after a write, `CONFIG.resets` times. OPTIONS is the mock's options: with
+ * the bundled fixtures, seeded or not. Wall time (what a test suite waits for) and the process's CPU.
+ */
 const MOCK_START = `
-const t0 = performance.now();
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const c0 = cpu(), t0 = performance.now();
 const { startMockServer } = await import(${JSON.stringify(join(root, "dist/index.js"))});
 const t1 = performance.now();
-const first = await startMockServer({ seed: 42 });
-const t2 = performance.now();
+const first = await startMockServer(OPTIONS);
+const t2 = performance.now(), c2 = cpu();
 await first.close();
-const later = [];
-for (let i = 0; i < N; i++) { const t = performance.now(); const m = await startMockServer({ seed: 42 }); later.push(performance.now() - t); await m.close(); }
-later.sort((a, b) => a - b);
-console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, laterMs: later[later.length >> 1] }));`;
+const later = [], laterCpu = [];
+for (let i = 0; i < STARTS; i++) { const c = cpu(), t = performance.now(); const m = await startMockServer(OPTIONS); later.push(performance.now() - t); laterCpu.push(cpu() - c); await m.close(); }
+const mock = await startMockServer(OPTIONS);
+const resets = [];
+for (let i = 0; i < RESETS; i++) {
+  const res = await fetch(mock.url + "/threads", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+  if (res.status !== 200) throw new Error("POST /threads: " + res.status);
+  await res.arrayBuffer();
+  const t = performance.now(); await mock.reset(); resets.push(performance.now() - t);
+}
+await mock.close();
+const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]; };
+console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, importFirstMs: t2 - t0, importFirstCpuMs: c2 - c0, laterMs: med(later), laterCpuMs: med(laterCpu), resetMs: med(resets) }));`;
 const EXPRESS_START = `
 const t0 = performance.now();
 const { default: express } = await import("express");
@@ -301,12 +291,19 @@ for (let i = 0; i < N; i++) { const t = performance.now(); const s = await start
 later.sort((a, b) => a - b);
 console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, laterMs: later[later.length >> 1] }));`;
 
-/** Spawn → "Listening on URL" on stdout → first answer to GET {url}{path}. */
+/** Preloaded into a spawned server: on SIGUSR2 it prints the CPU time it has used since it started, and exits. */
+const CPU_PRELOAD = `data:text/javascript,${encodeURIComponent(`process.on("SIGUSR2", () => { const u = process.cpuUsage(); process.stderr.write("cpu-ms " + (u.user + u.system) / 1000 + "\\n"); process.exit(0); });`)}`;
+
+/**
+ * Spawn → "Listening on URL" on stdout → first answer to GET {url}{path}: the wall time, and the CPU
+ * time the process used until then (read just after the answer).
+ */
 function spawnToAnswer(argv, path) {
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    const proc = spawn(process.execPath, argv, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
+    const proc = spawn(process.execPath, ["--import", CPU_PRELOAD, ...argv], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "", err = "", wallMs;
+    proc.stderr.on("data", (c) => (err += c));
     proc.stdout.on("data", async (c) => {
       out += c;
       const m = /Listening on (\S+)/.exec(out);
@@ -315,22 +312,27 @@ function spawnToAnswer(argv, path) {
       try {
         const res = await fetch(`${m[1]}${path}`);
         await res.arrayBuffer();
-        const ms = performance.now() - t;
+        wallMs = performance.now() - t;
+        proc.kill("SIGUSR2");
+      } catch (error) {
         proc.kill();
-        resolve(ms);
-      } catch (err) {
-        proc.kill();
-        reject(err);
+        reject(error);
       }
     });
-    proc.on("exit", (code) => out !== null && reject(new Error(`exited ${code} before listening: ${out}`)));
+    proc.on("exit", (code) => {
+      const cpuMs = Number(/cpu-ms (\S+)/.exec(err)?.[1]);
+      if (wallMs !== undefined && Number.isFinite(cpuMs)) resolve({ wallMs, cpuMs });
+      else reject(new Error(`exited ${code} before answering: ${out ?? ""} ${err}`));
+    });
   });
 }
 
 async function startupRows() {
-  const samples = { mock: [], express: [] };
+  const modes = { seeded: { port: 0, seed: 42 }, unseeded: { port: 0 } };
+  const samples = { seeded: [], unseeded: [], express: [] };
+  const script = (options) => MOCK_START.replaceAll("OPTIONS", JSON.stringify(options)).replace("STARTS;", `${CONFIG.starts};`).replace("RESETS;", `${CONFIG.resets};`);
   for (let i = 0; i < CONFIG.spawns; i++) {
-    samples.mock.push(await runNode(MOCK_START.replace("N;", `${CONFIG.starts};`)));
+    for (const [mode, options] of Object.entries(modes)) samples[mode].push(await runNode(script(options)));
     samples.express.push(await runNode(EXPRESS_START.replace("N;", `${CONFIG.starts};`)));
   }
   const cli = { mock: [], express: [], help: [] };
@@ -343,19 +345,25 @@ async function startupRows() {
     cli.help.push(performance.now() - t);
   }
   const pick = (kind, key) => median(samples[kind].map((s) => s[key]));
-  const delta = median(cli.mock) - median(cli.express);
-  log(`\n## Start-up (median of ${CONFIG.spawns} fresh processes)\n`);
-  log(`| | mock | bare express |`);
-  log(`|---|---|---|`);
-  log(`| import | ${fmt(pick("mock", "importMs"))} ms | ${fmt(pick("express", "importMs"))} ms |`);
-  log(`| first start (import excluded) | ${fmt(pick("mock", "firstMs"))} ms | ${fmt(pick("express", "firstMs"))} ms |`);
-  log(`| later starts (median of ${CONFIG.starts}) | ${fmt(pick("mock", "laterMs"), 1)} ms | ${fmt(pick("express", "laterMs"), 1)} ms |`);
-  log(`| CLI spawn → first answer | ${fmt(median(cli.mock))} ms ±${fmt(spread(cli.mock))}% | ${fmt(median(cli.express))} ms ±${fmt(spread(cli.express))}% |`);
-  log(`| \`--help\` (spawn → exit) | ${fmt(median(cli.help))} ms | |`);
-  target("CLI spawn → first answer", "ms over bare express", delta, 100, false, " ms");
-  target("startMockServer() first start", "ms", pick("mock", "firstMs"), 100, false, " ms");
-  target("startMockServer() later starts", "ms", pick("mock", "laterMs"), 10, false, " ms");
-  target("import", "ms", pick("mock", "importMs"), 150, false, " ms");
+  const cliMs = (kind, key) => median(cli[kind].map((s) => s[key]));
+  log(`\n## Start-up (median of ${CONFIG.spawns} fresh processes; the process's CPU ms, wall ms in brackets)\n`);
+  log(`| | mock, seed 42 | mock, unseeded | bare express |`);
+  log(`|---|---|---|---|`);
+  log(`| import | (${fmt(pick("seeded", "importMs"))}) | (${fmt(pick("unseeded", "importMs"))}) | (${fmt(pick("express", "importMs"))}) |`);
+  log(`| first start (import excluded) | (${fmt(pick("seeded", "firstMs"))}) | (${fmt(pick("unseeded", "firstMs"))}) | (${fmt(pick("express", "firstMs"))}) |`);
+  log(`| import + first start | **${fmt(pick("seeded", "importFirstCpuMs"))}** (${fmt(pick("seeded", "importFirstMs"))}) | **${fmt(pick("unseeded", "importFirstCpuMs"))}** (${fmt(pick("unseeded", "importFirstMs"))}) | |`);
+  log(`| later starts (median of ${CONFIG.starts}) | **${fmt(pick("seeded", "laterCpuMs"), 1)}** (${fmt(pick("seeded", "laterMs"), 1)}) | **${fmt(pick("unseeded", "laterCpuMs"), 1)}** (${fmt(pick("unseeded", "laterMs"), 1)}) | (${fmt(pick("express", "laterMs"), 1)}) |`);
+  log(`| \`reset()\` after a write (median of ${CONFIG.resets}) | ${fmt(pick("seeded", "resetMs"), 3)} | ${fmt(pick("unseeded", "resetMs"), 3)} | |`);
+  log(`| CLI spawn → first answer | **${fmt(cliMs("mock", "cpuMs"))}** (${fmt(cliMs("mock", "wallMs"))}) | | ${fmt(cliMs("express", "cpuMs"))} (${fmt(cliMs("express", "wallMs"))}) |`);
+  log(`| \`--help\` (spawn → exit) | (${fmt(median(cli.help))}) | | |`);
+  // Judged on the process's CPU time: on a quiet machine the wall time is about the main thread's CPU
+  // time, which the process's (the main thread's, V8's helper threads' and the kernel's for it) does
+  // not undercount; on a shared machine the wall time mostly measures the wait for a core.
+  for (const mode of ["seeded", "unseeded"]) target(`import + first startMockServer(), ${mode}`, "ms of CPU", pick(mode, "importFirstCpuMs"), 250, false, " ms");
+  target("later startMockServer(), seeded", "ms of CPU", pick("seeded", "laterCpuMs"), 10, false, " ms");
+  target("later startMockServer(), unseeded", "ms of CPU", pick("unseeded", "laterCpuMs"), 25, false, " ms");
+  target("reset() after a write", "ms", Math.max(pick("seeded", "resetMs"), pick("unseeded", "resetMs")), 1, false, " ms");
+  target("CLI spawn → first answer", "ms of CPU over bare express", cliMs("mock", "cpuMs") - cliMs("express", "cpuMs"), 150, false, " ms");
 }
 
 const SCALE = `
@@ -388,7 +396,7 @@ await mock.close();
 console.log(JSON.stringify({ loadMs, loadCpuMs, rss, pages }));`;
 
 /** A scale row: `CONFIG.scaleRuns` fresh processes each load `count` records; medians are judged, as in every other row. */
-async function scaleRow(count, loadLimitMs, rssLimitMb) {
+async function scaleRow(count) {
   const runs = [];
   for (let i = 0; i < CONFIG.scaleRuns; i++) runs.push(await runNode(SCALE.replaceAll("COUNT", String(count)).replace("PAGES", String(CONFIG.pageRequests)), ["--expose-gc", "--max-old-space-size=8192"]));
   const of = (pick) => median(runs.map(pick));
@@ -398,9 +406,9 @@ async function scaleRow(count, loadLimitMs, rssLimitMb) {
   for (const [label, p50] of Object.entries(r.pages)) log(`  GET /v2/deployments ${label.replace("COUNT", fmt(count))}: p50 ${fmt(p50, 2)} ms`);
   const worst = Math.max(...Object.values(r.pages));
   // CPU time: on a shared machine the wall clock mostly measures the wait for a core.
-  target(`${fmt(count)} deployments`, "load, ms of CPU", r.loadCpuMs, loadLimitMs, false, " ms");
-  target(`${fmt(count)} deployments`, "RSS MB", r.rss / 1024 / 1024, rssLimitMb, false, " MB");
-  if (count <= 100_000) target(`${fmt(count)} deployments`, "slowest filtered page p50 ms", worst, 10, false, " ms");
+  target(`${fmt(count)} deployments`, "load, ms of CPU", r.loadCpuMs, 2000, false, " ms");
+  target(`${fmt(count)} deployments`, "RSS MB", r.rss / 1024 / 1024, 300, false, " MB");
+  target(`${fmt(count)} deployments`, "slowest filtered page p50 ms", worst, 10, false, " ms");
 }
 
 /** `--profile`: the mock serving the list under load with --cpu-prof; self time by function and package. */
@@ -456,7 +464,7 @@ function summariseProfile(prof) {
 
 async function main() {
   log(`# agent-platform-mock bench${QUICK ? " (--quick)" : ""}`);
-  log(`node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? "cpu"} · ${fmt(totalmem() / 2 ** 30, 1)} GB · ${new Date().toISOString()}`);
+  log(`node ${process.version} · ${cpus().length} × ${cpus()[0]?.model ?? "cpu"} · ${fmt(totalmem() / 2 ** 30, 1)} GB · load average ${loadavg().map((l) => fmt(l, 1)).join(", ")} · ${new Date().toISOString()}`);
   if (args.has("--profile")) {
     await profile();
     loader.kill();
@@ -468,15 +476,12 @@ async function main() {
   const { rows, answers, stream } = await recordRows(mock.port);
   await Promise.all(servers.slice(1).map((s) => s.answers(answers)));
 
-  if (runs("memory")) await memoryRows(mock, express, rows[1].path);
   if (runs("requests")) await throughputRows(servers, rows);
   if (runs("writes")) await writeWindows(express);
   if (runs("streams")) await streamRow(servers, stream);
   for (const s of servers) s.close();
   if (runs("startup")) await startupRows();
-  if (runs("scale")) await scaleRow(CONFIG.scale, 1000, 300);
-  if (args.has("--million")) await scaleRow(1_000_000, 10_000, 2048);
-  else if (runs("scale")) log("\n(1,000,000 deployments: run with --million)");
+  if (runs("scale")) await scaleRow(SCALE_COUNT);
   loader.kill();
 
   log(`\n## Targets (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);

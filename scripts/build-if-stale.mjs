@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs `npm run build` only when dist/ is missing or older than what it is built from, so that
-// `npm ci` (which runs `prepare`) and `npm start` do not pay for tsc when nothing changed.
-// `npm pack` always builds (prepack calls `npm run build` directly); `npm test` builds through this script.
+// `npm pack` (prepack), `npm test` and `npm start` reuse what `npm ci` (prepare) has just built.
+// With --check it builds nothing and exits 1 when dist/ is stale (a test that packs must not rebuild
+// dist/ under the other tests that run it).
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -18,9 +19,12 @@ function newest(path) {
   return max;
 }
 
-const sources = ["src", "scripts/build.mjs", "scripts/copy-schemas.mjs", "scripts/collect-schemas.mjs", "scripts/compile-validators.mjs", "scripts/parse-bundled-yaml.mjs", "scripts/list-faker-methods.mjs", "scripts/bundle.mjs", "tsconfig.json", "tsconfig.build.json", "package.json"].map((p) => join(root, p)).filter(existsSync);
+const sources = ["src", "scripts/build.mjs", "scripts/copy-schemas.mjs", "scripts/compile-validators.mjs", "scripts/list-faker-methods.mjs", "scripts/bundle.mjs", "tsconfig.json", "tsconfig.build.json", "package.json"].map((p) => join(root, p)).filter(existsSync);
 const upToDate = existsSync(stamp) && statSync(stamp).mtimeMs >= Math.max(...sources.map(newest));
-if (upToDate) {
+if (process.argv.includes("--check")) {
+  if (!upToDate) process.stderr.write("agent-platform-mock: dist/ is older than its sources (npm run build)\n");
+  process.exit(upToDate ? 0 : 1);
+} else if (upToDate) {
   process.stderr.write("agent-platform-mock: dist/ is up to date; skipping the build\n");
 } else {
   const npm = process.env.npm_execpath;

@@ -1,11 +1,10 @@
 // `npm run build`: dist/ from scratch, one step after another (each is a script of its own).
 //   1. tsc: src/ → dist/modules/ (JavaScript, declarations, source maps).
-//   2. The files shipped beside the code: schemas (dist/schemas, and the package's schemas/ folder,
-//      with every document of dist/schemas collected into dist/schema-documents.json) and the
-//      inspector's page (dist/admin/inspector).
-//   3. What start-up would otherwise compute: ajv's standalone validators, the bundled YAML scenarios
-//      parsed and the faker generators templates may call (all three run the built modules); and
-//      dist/build-id, a digest of the built code and schemas.
+//   2. The files shipped beside the code: schemas (dist/schemas, and the package's schemas/ folder)
+//      and the inspector's page (dist/admin/inspector).
+//   3. What start-up would otherwise compute: ajv's standalone validators and the faker generators
+//      templates may call (both run the built modules); and dist/build-id, a digest of the built code
+//      and schemas.
 //   4. The entry points bundled (dist/index.js, cli.js, vitest.js, vitest-setup.js, chunks/).
 //   5. dist/.built, which scripts/build-if-stale.mjs compares with the sources: a build that failed
 //      half-way leaves none.
@@ -41,10 +40,8 @@ function buildId() {
 rmSync(DIST, { recursive: true, force: true });
 node(require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json");
 node("scripts/copy-schemas.mjs");
-node("scripts/collect-schemas.mjs");
 cpSync(join(ROOT, "src/admin/inspector"), join(DIST, "admin/inspector"), { recursive: true });
 node("scripts/compile-validators.mjs");
-node("scripts/parse-bundled-yaml.mjs");
 node("scripts/list-faker-methods.mjs");
 writeFileSync(join(DIST, "build-id"), buildId());
 node("scripts/bundle.mjs");

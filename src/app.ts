@@ -1,6 +1,6 @@
 import express, { type Express } from "express";
 import { MockContext } from "./context.js";
-import { errorHandler, notFound } from "./http/fallback.js";
+import { errorHandler } from "./http/fallback.js";
 import { readFixtures } from "./store/fixtures.js";
 import type { MockOptions } from "./options.js";
 import { controlPlaneModule } from "./control-plane/index.js";
@@ -9,14 +9,14 @@ import { fixtureServersModule } from "./control-plane/mcp-fixture-routes.js";
 import { agentServer, agentServerModule } from "./agent-server/index.js";
 import { tracingModule } from "./tracing/index.js";
 import { Registrar } from "./http/registrar.js";
-import { pipeline } from "./http/pipeline.js";
-import { setAppEntry } from "./http/app-entry.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
 import { adminDocsRoute, apiDocsModule } from "./http/api-docs-module.js";
 import { adminModule } from "./admin/index.js";
 import { MockControl } from "./mock-control.js";
 import { InspectorData } from "./inspector-data.js";
-import { inspectorLink, inspectorRoutes } from "./admin/inspector-routes.js";
+import { wireLiveChanges } from "./live-changes.js";
+import { inspectorHome, inspectorRoutes } from "./admin/inspector-routes.js";
+import { homePage } from "./http/home-page.js";
 import { requestLog } from "./http/request-log.js";
 import { adminGuard } from "./http/admin-guard.js";
 import { adminErrors } from "./admin/errors.js";
@@ -41,6 +41,8 @@ export function createApp(options: MockOptions = {}): Express {
   app.set("query parser", "simple");
   const registrar = new Registrar(ctx);
   const agent = agentServer(ctx, options.scenarios ?? []);
+  // The change feed (`GET /_mock/events`, the inspector, thread join streams) follows the state from here on.
+  wireLiveChanges(ctx, agent);
   const control = new MockControl(ctx, agent, fixtures.documents.map((d) => d.file));
   registrar.add(adminModule(ctx, control, [adminDocsRoute(registrar), ...inspectorRoutes(ctx, new InspectorData(ctx, agent))]));
   registrar.add(apiDocsModule(registrar));
@@ -58,20 +60,14 @@ export function createApp(options: MockOptions = {}): Express {
   fixtures.finish();
   for (const rule of readFaultRules(options.faults ?? [])) ctx.faults.add(rule);
   // One pipeline for all four services: they live under disjoint paths (DESIGN §1).
-  const steps = [
-    requestLog(ctx, options.onRequest),
-    inspectorLink(),
-    ctx.journal.middleware(),
-    // Before every /_mock route: no other web page may drive the admin API (docs/security.md).
-    adminGuard({ origins: options.corsOrigins, publicUrl: options.publicUrl, errors: adminErrors }),
-    registrar.dispatch,
-    notFound(ctx.routes),
-  ];
-  const onError = errorHandler();
-  app.use(pipeline(steps));
-  app.use(onError);
-  // The same two layers for startMockServer's servers, without express's router (http/app-entry.ts).
-  setAppEntry(app, steps, onError);
+  app.use(requestLog(options.onRequest));
+  app.use(homePage(inspectorHome(), ctx.clock));
+  app.use(ctx.journal.middleware());
+  // Before every /_mock route: no other web page may drive the admin API (docs/security.md).
+  app.use(adminGuard({ origins: options.corsOrigins, publicUrl: options.publicUrl, errors: adminErrors }));
+  // The routes' stages, 404 and 405 included (src/http/stages/).
+  registrar.mountOn(app);
+  app.use(errorHandler(ctx.clock));
   ctx.markStarted();
   // What start-up found valid, for the next process (src/schemas/remembered-checks.ts).
   saveRememberedChecks();

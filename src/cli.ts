@@ -1,15 +1,7 @@
 #!/usr/bin/env node
-import { plainServeArgs } from "./cli/plain-serve-args.js";
+import { yargsCli } from "./cli/yargs-cli.js";
 
-// A plain `serve` line (what tools, scripts and `npm start` write) is read without loading yargs, a
-// fifth of the CLI's time to its first answer; every other line — help, version, the other commands,
-// a line to refuse — is yargs's, which answers as it always has.
-const args = process.argv.slice(2);
-const plain = plainServeArgs(args);
-if (plain) {
-  const { serve } = await import("./cli/serve.js");
-  await serve(plain);
-} else {
-  const { yargsCli } = await import("./cli/yargs-cli.js");
-  await yargsCli(args).parseAsync();
-}
+// Every line is yargs's: help, version, the commands and the refusal of a bad line. The commands
+// import what they run (the server, the checks, the recorder) only when they run, so `--help` loads
+// the CLI's definitions and yargs alone.
+await yargsCli(process.argv.slice(2)).parseAsync();

@@ -2,7 +2,8 @@ import { MockClock } from "./core/clock.js";
 import { Random, type RandomState } from "./core/random.js";
 import { parseDuration } from "./core/duration.js";
 import { Journal, DEFAULT_JOURNAL } from "./http/journal.js";
-import { RouteTable } from "./http/route-table.js";
+import { RouteMatcher } from "./http/route-matcher.js";
+import type { RouteTarget } from "./http/exchange.js";
 import { Store } from "./store/store.js";
 import { Repositories } from "./store/repositories.js";
 import { Faults, type FaultRuleInput } from "./http/faults.js";
@@ -23,7 +24,8 @@ export class MockContext {
   /** The typed collections every service keeps its state in (src/store/repositories.ts). */
   readonly data = new Repositories(this.store);
   readonly journal: Journal;
-  readonly routes = new RouteTable();
+  /** Every route served, as the registrar mounted them: what requests are matched against (src/http/route-matcher.ts). */
+  readonly routes = new RouteMatcher<RouteTarget>();
   /** Changes of this mock as they happen (`GET /_mock/events`, the inspector). */
   readonly events = new EventBus();
   readonly lifecycle: LifecycleMode;
@@ -50,7 +52,7 @@ export class MockContext {
     this.lifecycleStepMs = step;
     this.heartbeatMs = options.heartbeatMs ?? 5000;
     this.checkResponses = options.checkResponses ?? process.env.AGENT_PLATFORM_MOCK_CHECK_RESPONSES === "1";
-    this.faults = new Faults(this.random.derive("faults"), this.clock);
+    this.faults = new Faults(this.random.derive("faults"));
   }
 
   /**

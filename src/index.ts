@@ -5,7 +5,13 @@ export type { MockServer, ServerOptions } from "./server.js";
 export type { MockOptions, LifecycleMode } from "./options.js";
 /** Paths of the bundled fixtures/ and scenarios/ folders (pass them in `fixtures` / `scenarios`). */
 export { BUNDLED_FIXTURES, BUNDLED_SCENARIOS } from "./options.js";
-export type { MockControl } from "./mock-control.js";
+export type { MockControl, WaitOptions, FaultHandle, AdminRun, ClockState, ScenarioSummary } from "./mock-control.js";
+/** What the control surface throws besides TypeError and LoadError: a status and the admin API's detail. */
+export { ControlError } from "./control-error.js";
+/** The control surface of a mock in another process, over `/_mock` (Jest, Playwright, the vitest fixture). */
+export { RemoteMock } from "./remote-mock.js";
+export type { RemoteControl, RemoteFaultHandle, RemoteOverrideHandle } from "./remote-mock.js";
+export type { FaultRule, FaultRuleInput } from "./http/faults.js";
 export type { ResetScope } from "./context.js";
 /** Typed authoring of inline scenarios and fixtures (editor completion; typos fail to compile). */
 export { defineScenario, defineFixtures } from "./define-scenario.js";

@@ -3,20 +3,18 @@ import type { MockContext } from "./context.js";
 import type { AgentServer } from "./agent-server/index.js";
 import { deploymentsOf } from "./control-plane/deployments-service.js";
 import { ControlError } from "./control-error.js";
-import { timelineEntry, wireLiveChanges } from "./live-changes.js";
+import { timelineEntry } from "./live-changes.js";
 
 /**
  * What the inspector reads besides MockControl (docs/inspector.md): a run's events on the mock's
- * clock, every deployment with its revisions, the options in force and the services' routes. Creating
- * it connects the mock's state to its change feed (`ctx.events`, `GET /_mock/events`).
+ * clock, every deployment with its revisions, the options in force and the services' routes. It only
+ * reads: the change feed it follows is wired by `createApp` (`wireLiveChanges`).
  */
 export class InspectorData {
   constructor(
     private readonly ctx: MockContext,
     private readonly agent: AgentServer,
-  ) {
-    wireLiveChanges(ctx, agent);
-  }
+  ) {}
 
   /** A run's events with size, instant and offset from its creation; 404 for an unknown run. */
   runEvents(runId: string) {

@@ -10,13 +10,14 @@ const TERMINAL = new Set(["success", "error", "timeout", "interrupted"]);
 
 /**
  * Connects the mock's state to its change feed (`ctx.events`, served as `GET /_mock/events`): runs,
- * their events, feedback, the request journal, scenarios, the clock and deployments. Every emit
- * builds its payload only when someone is listening.
+ * their events, feedback, the request journal, scenarios, the clock and deployments. It is one
+ * subscriber of each (`waitFor` is another); `createApp` calls it once. Every emit builds its payload
+ * only when someone is listening.
  */
 export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
   const bus = ctx.events;
 
-  ctx.data.runs.onWrite = (id, run, previous) => {
+  ctx.data.runs.subscribe((id, run, previous) => {
     if (id === undefined) return; // restore(): the "reset" event says it
     if (!run) return bus.emit("run.removed", () => ({ run_id: id }));
     if (!previous) {
@@ -26,7 +27,7 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
     } else if (run.status !== previous.status) {
       bus.emit(TERMINAL.has(run.status) ? "run.ended" : "run.updated", () => adminRunResponse(run));
     }
-  };
+  });
 
   // A run's events are followed only while someone follows the feed (following every run of a
   // burst of streams cost a microtask, a listener and a call per event, for nobody). Whoever starts
@@ -44,15 +45,15 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
     }
   };
 
-  ctx.data.feedback.onWrite = (id, record, previous) => {
+  ctx.data.feedback.subscribe((id, record, previous) => {
     if (id === undefined) return bus.emit("feedback.cleared", () => ({}));
     if (!record) return bus.emit("feedback.deleted", () => ({ id }));
     bus.emit(previous ? "feedback.updated" : "feedback.recorded", () => toCaptured(record));
-  };
+  });
 
-  ctx.journal.onRecord = (read) => bus.emit("request.journaled", read);
+  ctx.journal.subscribe((read) => bus.emit("request.journaled", read));
 
-  agent.scenarios.onChange = (action, names) => bus.emit(`scenarios.${action}`, () => ({ names: [...names] }));
+  agent.scenarios.subscribe((action, names) => bus.emit(`scenarios.${action}`, () => ({ names: [...names] })));
 
   ctx.clock.onChange((now, cause) => bus.emit("clock.moved", () => ({ now: formatTimestamp(now), cause })));
 
@@ -60,7 +61,7 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
   // replaced is a change, then the deployment if it is new or replaced. What a write replaced is
   // looked up (and a payload's closure made) only while someone follows the feed: a load writes
   // 100,000 deployments.
-  ctx.data.deployments.onWrite = (id, stored, previous) => {
+  ctx.data.deployments.subscribe((id, stored, previous) => {
     if (id === undefined || !bus.listening) return;
     if (!stored) return bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: true }));
     const before = previous && revisionsIn(previous);
@@ -69,7 +70,7 @@ export function wireLiveChanges(ctx: MockContext, agent: AgentServer): void {
       bus.emit("deployment.changed", () => ({ deployment_id: entry.deployment_id, revision_id: entry.revision.id, status: entry.revision.status }));
     }
     if (stored.deployment !== previous?.deployment) bus.emit("deployment.changed", () => ({ deployment_id: id, deleted: false }));
-  };
+  });
   ctx.data.deployments.onWriteTakesPrevious = () => bus.listening;
 }
 

@@ -18,22 +18,24 @@ import type { FaultRule, FaultRuleInput } from "./http/faults.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
 
 export const RESET_SCOPES: readonly ResetScope[] = ["all", "store", "feedback", "journal", "scenarios", "faults"];
-const FEEDBACK_FILTERS = ["key", "run_id", "thread_id", "token_id"] as const;
-const REQUEST_FILTERS = ["method", "path", "status", "route", "limit"] as const;
-const RUN_FILTERS = ["thread_id", "scenario", "status"] as const;
 
-/** How long `waitFor` waits (real ms) and for how many matches. */
+/** How long `waitFor` waits and for how many matches. */
 export interface WaitOptions {
+  /** Real milliseconds (not the mock's clock) before it rejects with a ControlError 408; default 5000. */
   timeout?: number;
+  /** How many matches it waits for; default 1. */
   count?: number;
+  /** Stops waiting (rejects with the signal's reason); `/_mock/wait/*` passes the request's. */
+  signal?: AbortSignal;
 }
 
-/** What `mock.faults.add()` returns. */
+/** What `mock.faults.add()` returns; `using fault = control.faults.add(…)` removes the rule at the block's end. */
 export interface FaultHandle {
   id: string;
   /** How often the rule has fired so far. */
   readonly fired: number;
   remove(): void;
+  [Symbol.dispose](): void;
 }
 
 /** Filter of `mock.runs()` and `GET /_mock/runs`; every given field must match. */
@@ -61,15 +63,23 @@ export interface MockSummary {
  * simulated APIs — read captured feedback, requests and runs, load and remove scenarios, script the
  * deployment lifecycle, move the clock, reset. The library exposes it as `mockOf(app)` /
  * `mock.control`; `/_mock` is a thin HTTP adapter over the same methods, so the two cannot drift.
- * It throws `ControlError` (status and detail) for what it cannot do; bad arguments are refused,
- * including unknown filter keys, so a misspelt assertion never matches everything.
+ * It throws `ControlError` (status and detail) for what it cannot do, and a `TypeError` for a wrong
+ * argument — an unknown filter key among them, so a misspelt assertion never matches everything.
+ * `RemoteMock` is the same interface over `/_mock`.
  */
 export class MockControl {
+  /** The waits under way: closing the mock rejects them, so no test hangs on a mock that is gone. */
+  private readonly waiting = new Set<(err: Error) => void>();
+
   constructor(
     private readonly ctx: MockContext,
     private readonly agent: AgentServer,
     private readonly fixtureFiles: readonly string[] = [],
-  ) {}
+  ) {
+    ctx.onClose(() => {
+      for (const stop of [...this.waiting]) stop(new ControlError(503, "The mock closed while a waitFor waited"));
+    });
+  }
 
   /** What was loaded at start and how the mock runs: the CLI's start banner. */
   summary(): MockSummary {
@@ -85,7 +95,7 @@ export class MockControl {
 
   /** Feedback recorded through token URLs (and the LangSmith API), in arrival order. */
   feedback(filter: FeedbackFilter = {}): CapturedFeedback[] {
-    requireKnownKeys("feedback", filter, FEEDBACK_FILTERS);
+    requireKnownKeys("feedback", filter);
     return capturedFeedback(this.ctx, filter);
   }
 
@@ -99,9 +109,9 @@ export class MockControl {
 
   /** The request journal, oldest first (admin routes are never in it). */
   requests(filter: JournalFilter = {}): JournalEntry[] {
-    requireKnownKeys("request", filter, REQUEST_FILTERS);
+    requireKnownKeys("request", filter);
     if (filter.limit !== undefined && (!Number.isInteger(filter.limit) || filter.limit < 0)) {
-      throw new ControlError(400, `limit must be a whole number ≥ 0; got ${JSON.stringify(filter.limit)}`);
+      throw new TypeError(`limit must be a whole number ≥ 0; got ${JSON.stringify(filter.limit)}`);
     }
     return this.ctx.journal.list(filter);
   }
@@ -112,7 +122,7 @@ export class MockControl {
 
   /** Every run with the request body as sent, the scenario and turn it played, its status and feedback URLs. */
   runs(filter: RunFilter = {}): AdminRun[] {
-    requireKnownKeys("run", filter, RUN_FILTERS);
+    requireKnownKeys("run", filter);
     const threadId = filter.thread_id?.toLowerCase();
     return this.ctx.data.runs
       .filter((r) => (!threadId || r.thread_id === threadId) && (!filter.scenario || r.scenario === filter.scenario) && (!filter.status || r.status === filter.status))
@@ -161,13 +171,26 @@ export class MockControl {
     return this.agent.scenarios.use(scenarios);
   }
 
+  /** use() with a scenario file's content (JSON or YAML: one scenario or a list), as loadScenarioText() loads one. */
+  useScenarioText(text: string, format: "json" | "yaml"): OverrideHandle {
+    if (!text.trim()) throw new ControlError(400, "Send a scenario file's content (JSON or YAML): one scenario or a list of scenarios");
+    const problems: LoadProblem[] = [];
+    const doc = parseDocument(`<POST /_mock/overrides>.${format}`, text, problems, true);
+    try {
+      return this.agent.scenarios.useDocuments(doc ? [doc] : [], problems);
+    } catch (err) {
+      if (err instanceof LoadError) throw new ControlError(422, err.problems);
+      throw err;
+    }
+  }
+
   removeScenario(name: string): void {
     if (!this.agent.scenarios.remove(name)) throw new ControlError(404, `Scenario '${name}' not found`);
   }
 
   /** Makes the deployment's next (or in-flight) revision fail when it reaches `at`. */
   failDeployment(deploymentId: string, at: RevisionStatus): { deployment_id: string; at: RevisionStatus } & Record<string, unknown> {
-    const deployment = this.deployment(deploymentId);
+    const deployment = this.#deployment(deploymentId);
     if (!pathFor(deployment.source).includes(at)) {
       throw new ControlError(400, `A '${deployment.source}' revision never reaches ${at}: image sources skip the build states. Choose one of ${pathFor(deployment.source).slice(0, -1).join(", ")}.`);
     }
@@ -177,7 +200,7 @@ export class MockControl {
 
   /** Moves the deployment's in-flight revision on by `steps` lifecycle steps. */
   advanceDeployment(deploymentId: string, steps = 1): { deployment_id: string; revision_id: string; status: string | undefined; in_flight: boolean } {
-    const deployment = this.deployment(deploymentId);
+    const deployment = this.#deployment(deploymentId);
     const { lifecycle, store } = deploymentsOf(this.ctx);
     const revisionId = lifecycle.inFlightRevision(deployment.id);
     if (!revisionId) {
@@ -211,12 +234,14 @@ export class MockControl {
           if (err instanceof RangeError) throw new ControlError(409, err.message);
           throw err;
         }
+        const remove = () => void faults.remove(added.id);
         return {
           id: added.id,
           get fired() {
             return faults.get(added.id)?.fired ?? 0;
           },
-          remove: () => void faults.remove(added.id),
+          remove,
+          [Symbol.dispose]: remove,
         };
       },
       list: (): FaultRule[] => faults.list(),
@@ -238,17 +263,19 @@ export class MockControl {
   /**
    * Resolves as soon as what a test expects has arrived — no polling: `await mock.control.waitFor.feedback({ key:
    * "user_liked" })`. Each resolves with every match (at least `count`, default 1), and rejects after
-   * `timeout` ms of real time (default 5000) saying what it waited for and what there is.
+   * `timeout` ms of real time (default 5000) with a ControlError 408 saying what it waited for and what
+   * there is. Each waits as one more subscriber of what it watches (the change feed is another).
    */
   get waitFor() {
+    const { data, journal } = this.ctx;
     return {
-      feedback: (filter: FeedbackFilter = {}, options: WaitOptions = {}) => this.waitUntil("feedback", () => this.feedback(filter), filter, ["feedback."], options),
-      request: (filter: JournalFilter = {}, options: WaitOptions = {}) => this.waitUntil("request", () => this.requests(filter), filter, ["request."], options),
-      run: (filter: RunFilter = {}, options: WaitOptions = {}) => this.waitUntil("run", () => this.runs(filter), filter, ["run."], options),
+      feedback: (filter: FeedbackFilter = {}, options: WaitOptions = {}) => this.#waitUntil("feedback", () => this.feedback(filter), filter, (l) => data.feedback.subscribe(l), options),
+      request: (filter: JournalFilter = {}, options: WaitOptions = {}) => this.#waitUntil("request", () => this.requests(filter), filter, (l) => journal.subscribe(l), options),
+      run: (filter: RunFilter = {}, options: WaitOptions = {}) => this.#waitUntil("run", () => this.runs(filter), filter, (l) => data.runs.subscribe(l), options),
     };
   }
 
-  private waitUntil<T>(what: string, probe: () => T[], filter: object, prefixes: readonly string[], options: WaitOptions): Promise<T[]> {
+  #waitUntil<T>(what: string, probe: () => T[], filter: object, subscribe: (listener: () => void) => () => void, options: WaitOptions): Promise<T[]> {
     const count = options.count ?? 1;
     const timeout = options.timeout ?? 5000;
     let first: T[];
@@ -258,21 +285,27 @@ export class MockControl {
       return Promise.reject(err);
     }
     if (first.length >= count) return Promise.resolve(first);
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     return new Promise((resolve, reject) => {
+      const stop = (err: Error) => done(() => reject(err));
+      const onAbort = () => stop(options.signal?.reason as Error);
       const done = (finish: () => void) => {
         clearTimeout(timer);
         unsubscribe();
+        this.waiting.delete(stop);
+        options.signal?.removeEventListener("abort", onAbort);
         finish();
       };
-      const unsubscribe = this.ctx.events.subscribe((event) => {
-        if (!prefixes.some((p) => event.type.startsWith(p))) return;
+      const unsubscribe = subscribe(() => {
         const found = probe();
         if (found.length >= count) done(() => resolve(found));
       });
       const timer = setTimeout(() => {
         const have = probe().length;
-        done(() => reject(new Error(`waited ${timeout} ms for ${count} ${what}${count === 1 ? "" : "s"} matching ${JSON.stringify(filter)}; ${have} match${have === 1 ? "" : "es"} so far`)));
+        stop(new ControlError(408, `waited ${timeout} ms for ${count} ${what}${count === 1 ? "" : "s"} matching ${JSON.stringify(filter)}; ${have} match${have === 1 ? "" : "es"} so far`));
       }, timeout);
+      this.waiting.add(stop);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 
@@ -302,7 +335,7 @@ export class MockControl {
     return this.ctx;
   }
 
-  private deployment(id: string) {
+  #deployment(id: string) {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new ControlError(400, `deployment_id must be a UUID; got ${JSON.stringify(id)}`);
     const { store, lifecycle } = deploymentsOf(this.ctx);
     lifecycle.catchUp();

@@ -69,9 +69,12 @@ export interface MockOptions {
   /** Public origin of the tracing service when it runs on its own port. */
   tracingUrl?: string;
   /**
-   * Check every JSON answer against the schema its route declares and collect mismatches
-   * (`takeResponseMismatches()`); answers go out unchanged. Default: on when the environment sets
-   * `AGENT_PLATFORM_MOCK_CHECK_RESPONSES=1` (the project's own test suite does).
+   * Check every answer against what its route declares — JSON bodies (errors included) against the
+   * schema of their status, stream events against the schemas of their payloads — and report a
+   * mismatch: a console warning and `response_mismatches` in the request's journal entry note
+   * (`GET /_mock/requests`). Answers go out unchanged. Default: off; on when the environment sets
+   * `AGENT_PLATFORM_MOCK_CHECK_RESPONSES=1`, which the project's own test suite does (there a
+   * mismatch fails the test instead of being warned about).
    */
   checkResponses?: boolean;
   /** Fault rules in force from the start (DESIGN §8): files (JSON or YAML, one rule or a list) or rule objects. */

@@ -3,8 +3,6 @@ import type { AddressInfo } from "node:net";
 import { createApp, mockOf } from "./app.js";
 import { RequestGate } from "./http/request-gate.js";
 import { HostCheck } from "./http/host-check.js";
-import { AppPrototypes } from "./http/app-prototypes.js";
-import { entryOf } from "./http/app-entry.js";
 import type { MockOptions } from "./options.js";
 import type { MockControl } from "./mock-control.js";
 import { inspectorUrl } from "./admin/inspector-routes.js";
@@ -75,9 +73,8 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
   const limits = { headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS };
   const hosts = new HostCheck([host, ...(options.publicUrl ? [options.publicUrl] : []), ...(options.tracingUrl ? [options.tracingUrl] : []), ...(options.allowedHosts ?? [])]);
   const handle: RequestGate["handle"] = (req, res) => (hosts.allows(req.headers.host) ? gate.handle(req, res) : hosts.refuse(req, res));
-  const prototypes = new AppPrototypes();
-  const main = await listen(options.port ?? 0, host, handle, limits, prototypes);
-  const tracing = options.tracingPort !== undefined ? await listen(options.tracingPort, host, handle, limits, prototypes).catch(async (err) => {
+  const main = await listen(options.port ?? 0, host, handle, limits);
+  const tracing = options.tracingPort !== undefined ? await listen(options.tracingPort, host, handle, limits).catch(async (err) => {
     gate.refuse();
     await closeServer(main);
     throw err;
@@ -92,8 +89,7 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
     throw err;
   }
-  prototypes.use(app);
-  gate.open(entryOf(app));
+  gate.open(app);
   let control = mockOf(app);
   const close = async () => {
     control.context.close();
@@ -103,8 +99,7 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     const next = createApp({ ...options, publicUrl: url, tracingUrl });
     const previous = control;
     control = mockOf(next);
-    prototypes.use(next);
-    gate.open(entryOf(next));
+    gate.open(next);
     previous.context.close();
   };
   return {
@@ -149,11 +144,11 @@ export class ListenError extends Error {
  * limits a response, so long streams and waits are unaffected. Node checks them every
  * connectionsCheckingInterval, which is kept well under the limits.
  */
-function listen(port: number, host: string, handler: RequestGate["handle"], limits: { headersTimeout: number; requestTimeout: number }, prototypes: AppPrototypes): Promise<Server> {
+function listen(port: number, host: string, handler: RequestGate["handle"], limits: { headersTimeout: number; requestTimeout: number }): Promise<Server> {
   return new Promise((resolve, reject) => {
     const headersTimeout = limits.requestTimeout > 0 ? Math.min(limits.headersTimeout, limits.requestTimeout) : limits.headersTimeout;
     const connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeout, limits.requestTimeout || headersTimeout) / 4)));
-    const server = createServer({ headersTimeout, requestTimeout: limits.requestTimeout, connectionsCheckingInterval, ...prototypes.serverOptions }, handler);
+    const server = createServer({ headersTimeout, requestTimeout: limits.requestTimeout, connectionsCheckingInterval }, handler);
     // Streams stay open for a while; keep idle sockets from piling up between test requests.
     server.keepAliveTimeout = 5_000;
     server.once("error", (err: NodeJS.ErrnoException) => {

@@ -20,7 +20,9 @@ export interface GlobalSetupContext {
 
 /**
  * A vitest globalSetup that starts one mock for the whole run, provides its URLs to the tests and
- * closes it when the run ends.
+ * closes it when the run ends. Every test file shares it, so files run one after another
+ * (`fileParallelism: false`); for files that run in parallel, start one mock per file with
+ * startMockServer instead (docs/runners.md).
  *
  * @example
  * // test/mock-setup.ts, listed in vitest.config.ts: test: { globalSetup: ["test/mock-setup.ts"] }

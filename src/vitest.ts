@@ -13,7 +13,10 @@ import type { ProvidedMock } from "./vitest-setup.js";
  * export default mockGlobalSetup({ seed: 42, fixtures: false, scenarios: ["test/scenarios"] });
  * // a test
  * import { test } from "agent-platform-mock/vitest";
- * test("…", async ({ mock }) => { new Client({ apiUrl: mock.url }); … await mock.feedback() });
+ * test("…", async ({ mock }) => { new Client({ apiUrl: mock.url }); … await mock.waitFor.feedback({ key: "liked" }) });
+ *
+ * `mock` is a RemoteMock: the whole control surface of the library (`use()`, `waitFor`, faults, the
+ * clock, deployment controls, reset by scope, …) over `/_mock`, each method a promise.
  */
 
 declare module "vitest" {
@@ -45,3 +48,5 @@ export const test = base.extend<{ mock: RemoteMock }>({
 });
 
 export { RemoteMock } from "./remote-mock.js";
+export type { RemoteControl, RemoteFaultHandle, RemoteOverrideHandle } from "./remote-mock.js";
+export { ControlError } from "./control-error.js";

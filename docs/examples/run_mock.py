@@ -1,7 +1,12 @@
 """Start agent-platform-mock from Python with the standard library, use it, stop it.
 
-    python3 run_mock.py            # runs `npx agent-platform-mock`
+    python3 run_mock.py            # runs node_modules/.bin/agent-platform-mock (npm install -D agent-platform-mock)
     MOCK_COMMAND="node dist/cli.js" python3 run_mock.py
+
+The mock is started from its bin, not through `npx`: then the process Python holds is the mock
+itself, and `wait()` returns the mock's exit code (0 after SIGTERM). Through `npx`, Python would
+hold npm: `terminate()` stops npm (Python reports -15, killed by the signal) and the mock exits by
+itself a moment later, as its parent is gone.
 
 The mock prints `Listening on http://HOST:PORT` on stdout when it is ready; read lines until then.
 `--exit-with-parent` makes it exit if this Python process dies without stopping it (a crash, a
@@ -13,7 +18,7 @@ import shlex
 import subprocess
 import urllib.request
 
-command = shlex.split(os.environ.get("MOCK_COMMAND", "npx agent-platform-mock"))
+command = shlex.split(os.environ.get("MOCK_COMMAND", "node_modules/.bin/agent-platform-mock"))
 
 
 def start_mock(*args):

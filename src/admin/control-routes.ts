@@ -4,16 +4,21 @@ import { object, route, UUID, type RouteSpec } from "../http/route.js";
 import type { ResetScope } from "../context.js";
 import type { RevisionStatus } from "../control-plane/deployments-store.js";
 import type { MockControl } from "../mock-control.js";
+import type { OverrideHandle } from "../agent-server/scenario-registry.js";
 
 const S = "admin/control.json#/$defs/";
 const LIFECYCLE = "admin/deployment-lifecycle.json#/$defs/";
 const CLOCK_USAGE = 'Send {"advance": "<duration, e.g. 5m or 1500ms>"} or {"set": "<ISO instant>"}';
 
 /**
- * Changing the mock: `/_mock/health`, the clock, reset, scenarios and the deployment lifecycle — each
- * a thin adapter over MockControl.
+ * Changing the mock: `/_mock/health`, the clock, reset, scenarios, overrides (use()) and the deployment
+ * lifecycle — each a thin adapter over MockControl.
  */
 export function controlRoutes(control: MockControl): RouteSpec[] {
+  // use()'s handles by the id POST /_mock/overrides gave out. A reset("scenarios") drops the overrides
+  // themselves; calling a handle after that does nothing, as in the library.
+  const overrides = new Map<string, OverrideHandle>();
+  let overrideIds = 0;
   return [
     route({
       name: "admin.health",
@@ -87,6 +92,36 @@ export function controlRoutes(control: MockControl): RouteSpec[] {
       handler: ({ body, headers }) => {
         const loaded = control.loadScenarioText(typeof body === "string" ? body : "", /json/i.test(headers["content-type"] ?? "") ? "json" : "yaml");
         return { loaded, count: loaded.length };
+      },
+    }),
+    route<{ body: string; headers: { "content-type"?: string } }>({
+      name: "admin.overrides.add",
+      method: "POST",
+      path: "/overrides",
+      summary: "use(): scenarios (JSON or YAML) that win over every other until removed",
+      bodyKind: "text",
+      headers: { type: "object", properties: { "content-type": { type: "string" } } },
+      responses: { 201: `${S}OverrideAdded` },
+      handler: ({ body, headers }) => {
+        const off = control.useScenarioText(typeof body === "string" ? body : "", /json/i.test(headers["content-type"] ?? "") ? "json" : "yaml");
+        const id = `override-${++overrideIds}`;
+        overrides.set(id, off);
+        return { id, names: off.names };
+      },
+    }),
+    route<{ params: { id: string } }>({
+      name: "admin.overrides.remove",
+      method: "DELETE",
+      path: "/overrides/{id}",
+      summary: "Undo a use(): its scenarios go, what they hid comes back",
+      params: object({ id: { type: "string" } }),
+      responses: { 200: `${S}OverrideRemoved` },
+      handler: ({ params }) => {
+        const off = overrides.get(params.id);
+        if (!off) throw new ControlError(404, `Override ${params.id} not found (each is removed once)`);
+        overrides.delete(params.id);
+        off();
+        return { ok: true, id: params.id, names: off.names };
       },
     }),
     route<{ params: { name: string } }>({

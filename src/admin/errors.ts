@@ -3,6 +3,7 @@ import type { BodyProblem } from "../http/json-body.js";
 import { toPydanticIssues } from "../http/pydantic-issues.js";
 import type { RequestProblem } from "../http/service-module.js";
 import { ControlError } from "../control-error.js";
+import { schemas } from "../schemas/registry.js";
 
 /**
  * Errors of the mock's own admin API (/_mock). They use the same `{"detail": …}` shape as the
@@ -23,7 +24,7 @@ export const adminErrors = {
   invalid: (problems: readonly RequestProblem[]): HttpError => {
     const first = problems[0] as RequestProblem;
     if (first.unknown) {
-      const known = Object.keys((first.schema as { properties?: object }).properties ?? {});
+      const known = Object.keys(schemas().resolve(first.schema).properties ?? {});
       return detailError(400, `unknown query parameter ${first.unknown.map((k) => JSON.stringify(k)).join(", ")}; the parameters are ${known.map((k) => JSON.stringify(k)).join(", ") || "none"}`);
     }
     if (first.part === "body") return new HttpError(422, { detail: problems.flatMap((p) => (p.missing ? [] : toPydanticIssues(p.errors, "body", p.data))) });

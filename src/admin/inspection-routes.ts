@@ -1,14 +1,17 @@
-import { route, type RouteSpec } from "../http/route.js";
+import { object, route, type JsonSchema, type RouteSpec } from "../http/route.js";
 import type { JournalFilter } from "../http/journal.js";
-import type { MockControl, RunFilter } from "../mock-control.js";
+import type { MockControl, RunFilter, WaitOptions } from "../mock-control.js";
 import type { FeedbackFilter } from "../tracing/captured-feedback.js";
-import { object } from "../http/route.js";
+import { schemas } from "../schemas/registry.js";
 
 const S = "admin/control.json#/$defs/";
 
+type Wait<F> = { query: F & Pick<WaitOptions, "count" | "timeout"> };
+
 /**
  * What the mock saw: `/_mock/feedback`, `/_mock/requests` and `/_mock/runs` — each a thin adapter over
- * the MockControl method of the same name, lists as `{"items": […], "count": n}`.
+ * the MockControl method of the same name, lists as `{"items": […], "count": n}` — and
+ * `/_mock/wait/{feedback,requests,runs}`, which answer as those once `waitFor` resolves (a long poll).
  */
 export function inspectionRoutes(control: MockControl): RouteSpec[] {
   return [
@@ -66,7 +69,49 @@ export function inspectionRoutes(control: MockControl): RouteSpec[] {
       responses: { 200: `${S}AdminRun` },
       handler: ({ params }) => control.run(params.run_id),
     }),
+    route<Wait<FeedbackFilter>>({
+      name: "admin.wait.feedback",
+      method: "GET",
+      path: "/wait/feedback",
+      summary: "Answer once `count` feedback records match (408 after `timeout` real ms)",
+      query: waitQuery("FeedbackQuery"),
+      responses: { 200: `${S}FeedbackList` },
+      handler: ({ query: { count, timeout, ...filter }, scope }) => answerWait(scope.signal, control.waitFor.feedback(filter, { count, timeout, signal: scope.signal })),
+    }),
+    route<Wait<JournalFilter>>({
+      name: "admin.wait.requests",
+      method: "GET",
+      path: "/wait/requests",
+      summary: "Answer once `count` journaled requests match (408 after `timeout` real ms)",
+      query: waitQuery("RequestsQuery"),
+      responses: { 200: `${S}RequestList` },
+      handler: ({ query: { count, timeout, ...filter }, scope }) => answerWait(scope.signal, control.waitFor.request(filter, { count, timeout, signal: scope.signal })),
+    }),
+    route<Wait<RunFilter>>({
+      name: "admin.wait.runs",
+      method: "GET",
+      path: "/wait/runs",
+      summary: "Answer once `count` runs match (408 after `timeout` real ms)",
+      query: waitQuery("RunsQuery"),
+      responses: { 200: `${S}RunList` },
+      handler: ({ query: { count, timeout, ...filter }, scope }) => answerWait(scope.signal, control.waitFor.run(filter, { count, timeout, signal: scope.signal })),
+    }),
   ];
+}
+
+/** A listing's filters (its query schema) plus `count` and `timeout` (WaitQuery): one declaration of each. */
+function waitQuery(listing: string): JsonSchema {
+  const registry = schemas();
+  const properties = (def: string) => registry.resolve(`${S}${def}`).properties as Record<string, JsonSchema>;
+  return { type: "object", properties: { ...properties(listing), ...properties("WaitQuery") } };
+}
+
+/** A wait's listing; nothing when the client hung up (the wait stopped with its signal, and nobody reads an answer). */
+function answerWait<T>(signal: AbortSignal, waiting: Promise<T[]>): Promise<{ items: T[]; count: number } | undefined> {
+  return waiting.then(list, (err: unknown) => {
+    if (signal.aborted) return undefined;
+    throw err;
+  });
 }
 
 function list<T>(items: T[]): { items: T[]; count: number } {

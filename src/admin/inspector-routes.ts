@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RequestHandler, Response } from "express";
 import type { MockContext } from "../context.js";
 import { codePath } from "../core/code-root.js";
 import type { BusEvent } from "../core/event-bus.js";
-import { object, route, type RouteSpec } from "../http/route.js";
+import { html, object, route, sse, text, type RouteSpec, type SseSink, type TextReply } from "../http/route.js";
 import type { InspectorData } from "../inspector-data.js";
 
 /** Where the page lives on every mock; `MockServer.inspectorUrl` and the start banner show it. */
@@ -31,10 +30,10 @@ function asset(name: string, type: string): RouteSpec {
     path: name === "index.html" ? "/ui" : `/ui/${name}`,
     summary: name === "index.html" ? "The browser inspector (docs/inspector.md)" : `The inspector's ${name}`,
     responses: { 200: { text: type } },
-    handler: (_input, res) => {
+    handler: () => {
       let body = cache.get(name);
       if (!body) cache.set(name, (body = readFileSync(join(DIR, name))));
-      res.status(200).set({ "Content-Type": type, "Content-Security-Policy": CSP, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" }).send(body);
+      return text(body, type, { "Content-Security-Policy": CSP, "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" });
     },
   });
 }
@@ -44,10 +43,10 @@ function asset(name: string, type: string): RouteSpec {
  * the views it reads besides the control API.
  */
 export function inspectorRoutes(ctx: MockContext, data: InspectorData): RouteSpec[] {
-  const open = new Set<Response>();
+  const open = new Set<SseSink>();
   // A browser tab keeps the feed open; closing the mock must not wait for it.
   ctx.onClose(() => {
-    for (const res of open) res.end();
+    for (const feed of open) feed.end();
     open.clear();
   });
   return [
@@ -60,20 +59,16 @@ export function inspectorRoutes(ctx: MockContext, data: InspectorData): RouteSpe
       path: "/events",
       summary: "The mock's own changes as server-sent events (docs/inspector.md); nothing is replayed",
       responses: { 200: { sse: true } },
-      handler: ({ scope }, res) => {
-        res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" });
-        res.write(": agent-platform-mock change feed\n\nretry: 1000\n\n");
-        const unsubscribe = ctx.events.subscribe((e: BusEvent) => {
-          res.write(`event: ${e.type}\nid: ${e.seq}\ndata: ${JSON.stringify(e.data)}\n\n`);
-        });
-        open.add(res);
-        const stop = () => {
-          unsubscribe();
-          open.delete(res);
-        };
-        scope.signal.addEventListener("abort", stop, { once: true });
-        res.on("close", stop);
-      },
+      handler: () =>
+        sse((feed) => {
+          feed.raw(": agent-platform-mock change feed\n\nretry: 1000\n\n");
+          const unsubscribe = ctx.events.subscribe((e: BusEvent) => feed.event(`event: ${e.type}\nid: ${e.seq}\ndata: ${JSON.stringify(e.data)}\n\n`));
+          open.add(feed);
+          return () => {
+            unsubscribe();
+            open.delete(feed);
+          };
+        }),
     }),
     route<{ params: { run_id: string } }>({
       name: "admin.runs.events",
@@ -111,18 +106,11 @@ export function inspectorRoutes(ctx: MockContext, data: InspectorData): RouteSpe
   ];
 }
 
-/**
- * `GET /` from a browser (a request that prefers HTML): a short page linking to the inspector.
- * Anything else passes on, so API clients keep the services' own 404.
- */
-export function inspectorLink(): RequestHandler {
-  return (req, res, next) => {
-    if (req.path !== "/" || req.method !== "GET" || req.accepts(["application/json", "text/html"]) !== "text/html") return next();
-    res
-      .set({ "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": CSP, "Cache-Control": "no-cache" })
-      .send(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>agent-platform-mock</title></head>` +
-          `<body><h1>agent-platform-mock</h1><p>This is a mock of an agent deployment platform's APIs. See what it saw in the <a href="${INSPECTOR_PATH}">inspector</a>.</p></body></html>`,
-      );
-  };
+/** The page `GET /` shows a browser: a short page linking to the inspector. */
+export function inspectorHome(): TextReply {
+  return html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>agent-platform-mock</title></head>` +
+      `<body><h1>agent-platform-mock</h1><p>This is a mock of an agent deployment platform's APIs. See what it saw in the <a href="${INSPECTOR_PATH}">inspector</a>.</p></body></html>`,
+    { "Content-Security-Policy": CSP, "Cache-Control": "no-cache" },
+  );
 }

@@ -1,14 +1,13 @@
-import type { Response } from "express";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { isPlainObject } from "../core/json.js";
-import { object, reply, route, UUID, type RequestScope, type RouteSpec } from "../http/route.js";
+import { hangUp, object, reply, route, sse, UUID, type RequestScope, type RouteSpec } from "../http/route.js";
 import { A2A_CODES, A2aError, artifact, finishedStatus, finishedTask, history, messageInput, readMessage, readTaskParams, resultParts, resumeValue, runState } from "./a2a.js";
 import { accepts, RPC, rpcError, rpcId, rpcResult, type RpcId } from "./json-rpc.js";
 import { errors, headers } from "./route-schemas.js";
 import { type RunCreateBody, type RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
-import { HEARTBEAT, SSE_HEADERS } from "./sse.js";
+import { HEARTBEAT } from "./sse.js";
 
 const A2A = "agent-server/a2a.json#/$defs/";
 const METHODS = new Set(["message/send", "message/stream", "tasks/get", "tasks/cancel"]);
@@ -39,7 +38,7 @@ export function a2aRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       headers: headers({ accept: { type: "string" } }),
       body: `${A2A}A2ARequest`,
       responses: { 200: `${A2A}A2AResponse`, 400: `${A2A}A2AResponse`, ...errors(404, 409, 422) },
-      handler: async ({ params, headers, body, scope }, res) => {
+      handler: async ({ params, headers, body, scope }) => {
         const id = rpcId(body);
         const envelope = checkEnvelope(body, headers.accept);
         if (envelope) return reply(400, rpcError(id, envelope.code, envelope.message));
@@ -48,7 +47,7 @@ export function a2aRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
           switch (body.method) {
             case "message/send":
             case "message/stream":
-              return await sendMessage(ctx, runs, assistant.assistant_id, id, body, scope, res);
+              return await sendMessage(ctx, runs, assistant.assistant_id, id, body, scope);
             case "tasks/get":
               return rpcResult(id, getTask(ctx, body.params));
             default:
@@ -101,7 +100,7 @@ function agentCard(graph: string, url: string) {
  * message/send and message/stream: a run on the message's context (a new thread when it names none).
  * A message that names a task of a thread stopped at an interrupt resumes it.
  */
-async function sendMessage(ctx: MockContext, runs: RunService, assistantId: string, id: RpcId, body: Record<string, unknown>, scope: RequestScope, res: Response) {
+async function sendMessage(ctx: MockContext, runs: RunService, assistantId: string, id: RpcId, body: Record<string, unknown>, scope: RequestScope) {
   const message = readMessage(body.params);
   const threadId = message.contextId ?? ctx.random.uuid4();
   const thread = ctx.data.threads.get(threadId);
@@ -122,28 +121,36 @@ async function sendMessage(ctx: MockContext, runs: RunService, assistantId: stri
   const { run, execution } = runs.create(runBody, runScope(scope, stream ? "stream" : "wait", threadId));
   if (!stream) {
     const outcome = await execution.done;
-    if (outcome.kind === "disconnect") return void dropConnection(res);
+    if (outcome.kind === "disconnect") return hangUp();
     return rpcResult(id, finishedTask(ctx, run, outcome));
   }
-
-  res.writeHead(200, SSE_HEADERS);
-  res.flushHeaders();
-  const send = (result: unknown) => res.write(`data: ${JSON.stringify(rpcResult(id, result))}\n\n`);
   const at = () => formatTimestamp(ctx.clock.now());
   const base = { taskId: run.run_id, contextId: run.thread_id };
   const userMessage = { kind: "message", role: "user", messageId: message.messageId, parts: partsOf(body), ...base };
-  send({ kind: "task", id: run.run_id, contextId: run.thread_id, status: { state: "submitted", timestamp: at() }, history: [userMessage] });
-  send({ kind: "status-update", ...base, status: { state: "working", timestamp: at() }, final: false });
-  const unsubscribe = execution.subscribe({ frame: () => {}, heartbeat: () => res.write(HEARTBEAT), end: () => {} });
-  const outcome = await execution.done;
-  unsubscribe();
-  if (res.destroyed) return undefined;
-  if (outcome.kind === "disconnect") return void dropConnection(res);
-  const status = finishedStatus(ctx, run, outcome);
-  if (status.state === "completed") send({ kind: "artifact-update", ...base, artifact: artifact(ctx, outcome.values), lastChunk: true });
-  send({ kind: "status-update", ...base, status, final: true });
-  res.end();
-  return undefined;
+  // The task's events as JSON-RPC results, `data:` lines only; the head goes out at once.
+  return sse(
+    (out) => {
+      const send = (result: unknown) => out.event(`data: ${JSON.stringify(rpcResult(id, result))}\n\n`);
+      send({ kind: "task", id: run.run_id, contextId: run.thread_id, status: { state: "submitted", timestamp: at() }, history: [userMessage] });
+      send({ kind: "status-update", ...base, status: { state: "working", timestamp: at() }, final: false });
+      let open = true;
+      const unsubscribe = execution.subscribe({ frame: () => {}, heartbeat: () => out.heartbeat(HEARTBEAT), end: () => {} });
+      void execution.done.then((outcome) => {
+        unsubscribe();
+        if (!open) return;
+        if (outcome.kind === "disconnect") return out.drop();
+        const status = finishedStatus(ctx, run, outcome);
+        if (status.state === "completed") send({ kind: "artifact-update", ...base, artifact: artifact(ctx, outcome.values), lastChunk: true });
+        send({ kind: "status-update", ...base, status, final: true });
+        out.flushed(() => out.end());
+      });
+      return () => {
+        open = false;
+        unsubscribe();
+      };
+    },
+    { headNow: true },
+  );
 }
 
 /** The message parts as sent (the task's history echoes the user's message). */
@@ -163,9 +170,4 @@ function getTask(ctx: MockContext, params: unknown) {
   if (state === "completed") task.artifacts = [{ artifactId: `${run.run_id}-response`, name: "Assistant Response", parts: resultParts(thread.values) }];
   if (p.historyLength !== undefined) task.history = history(thread.values, run.run_id, run.thread_id, p.historyLength);
   return task;
-}
-
-function dropConnection(res: Response): void {
-  if (res.socket) res.socket.end();
-  else res.destroy();
 }

@@ -2,7 +2,7 @@ import type { MockContext } from "../context.js";
 import { isPlainObject } from "../core/json.js";
 import { detailError, HttpError } from "../http/http-error.js";
 import type { BodyProblem } from "../http/json-body.js";
-import { route, type RouteSpec } from "../http/route.js";
+import { route, sse, type RouteSpec } from "../http/route.js";
 import type { RequestProblem } from "../http/service-module.js";
 import type { ProtocolCommand, ProtocolEvent, ProtocolEventStreamRequest } from "../schemas/types.gen.js";
 import { agentErrors } from "./errors.js";
@@ -10,7 +10,6 @@ import { ProtocolCommands } from "./protocol-commands.js";
 import { protocolSessions } from "./protocol-session.js";
 import { headers, THREAD_PATH } from "./route-schemas.js";
 import type { RunService } from "./runs.js";
-import { openStream } from "./sse.js";
 
 const PROTOCOL = "agent-server/protocol.json#/$defs/";
 
@@ -53,16 +52,17 @@ export function protocolRoutes(ctx: MockContext, runs: RunService): RouteSpec[] 
         return problems.some((p) => p.part === "path") ? error : new HttpError(400, error.body);
       },
       bodyError: (problem: BodyProblem) => (problem.kind === "malformed" ? detailError(400, `Invalid JSON body: ${problem.message}`) : agentErrors.badBody(problem)),
-      responses: { 200: { sse: true }, 400: "common/errors.json#/$defs/HTTPError" },
-      handler: ({ params, headers, body }, res) => {
-        const writer = openStream(res, {}, ctx.options.streamStallMs);
-        const detach = sessions.of(params.thread_id).attach(
-          { channels: new Set(body.channels), ...(body.namespaces ? { namespaces: body.namespaces } : {}), ...(body.depth !== undefined ? { depth: body.depth } : {}) },
-          resumeAfter(body.since, headers["last-event-id"]),
-          (event) => writer.event(protocolFrame(event)),
-        );
-        res.on("close", detach);
-      },
+      responses: { 200: { sse: { data: `${PROTOCOL}ProtocolEvent` } }, 400: "common/errors.json#/$defs/HTTPError" },
+      handler: ({ params, headers, body }) =>
+        sse(
+          (writer) =>
+            sessions.of(params.thread_id).attach(
+              { channels: new Set(body.channels), ...(body.namespaces ? { namespaces: body.namespaces } : {}), ...(body.depth !== undefined ? { depth: body.depth } : {}) },
+              resumeAfter(body.since, headers["last-event-id"]),
+              (event) => writer.event(protocolFrame(event)),
+            ),
+          { stallMs: ctx.options.streamStallMs },
+        ),
     }),
   ];
 }

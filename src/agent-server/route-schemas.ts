@@ -27,3 +27,23 @@ const errorSpec = perProcess((list: string): Readonly<Record<number, ResponseSpe
 export function headers(properties: Record<string, JsonSchema>): JsonSchema {
   return { type: "object", properties, required: [] };
 }
+
+/** The run stream's own events (scenario events carry what their scenario says): checked like any answer. */
+const RUN_EVENTS = {
+  metadata: { type: "object", required: ["run_id", "attempt"], properties: { run_id: UUID, attempt: { type: "integer", minimum: 1 } }, additionalProperties: false },
+  error: { type: "object", required: ["error", "message"], properties: { error: { type: "string" }, message: { type: "string" } }, additionalProperties: false },
+  feedback: { type: "object", additionalProperties: { type: "string", format: "uri" } },
+};
+
+/** A run's event stream (`…/runs/stream`, a join). */
+export const RUN_STREAM: ResponseSpec = { sse: { events: RUN_EVENTS } };
+
+/** A thread's event stream: the runs' events, each run closed by `metadata {"status": "run_done", "run_id"}`. */
+export const THREAD_STREAM: ResponseSpec = {
+  sse: {
+    events: {
+      ...RUN_EVENTS,
+      metadata: { oneOf: [RUN_EVENTS.metadata, { type: "object", required: ["status", "run_id"], properties: { status: { const: "run_done" }, run_id: UUID }, additionalProperties: false }] },
+    },
+  },
+};

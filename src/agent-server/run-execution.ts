@@ -12,11 +12,6 @@ export interface Frame {
   id: number;
   /** The event's number within its millisecond `at`: the `<seq>` of its stream id (streamIdOf). */
   seq: number;
-  /**
-   * The SSE frame a stream without ids writes (sseFrame), when it is the same in every run of the turn
-   * (EventTexts); a listener builds it otherwise.
-   */
-  sse?: string | undefined;
   /** The stream mode that asks for it (`messages-tuple` for `messages`); null for metadata, feedback and error. */
   mode: string | null;
   /** When it was published, in ms on the mock's clock (the inspector's timeline). */
@@ -30,14 +25,6 @@ export interface Frame {
  */
 export function streamIdOf(frame: Frame): string {
   return `${frame.at}-${frame.seq}`;
-}
-
-/** A turn's events as published, when they are the same in every run of it (the turn holds no template). */
-export interface EventTexts {
-  /** Each event's data as JSON (eventJson). */
-  data: readonly string[];
-  /** Each event as an SSE frame without an id line (sseFrame). */
-  frames: readonly string[];
 }
 
 /** Someone reading a run's stream: the HTTP response of the run or of a join. */
@@ -59,8 +46,6 @@ export interface RunScript {
   run_id: string;
   thread_id: string;
   events: ScenarioEvent[];
-  /** Each event as published, when it is the same in every run of the turn. */
-  eventTexts?: EventTexts | undefined;
   ending: Exclude<Ending, { http: unknown }>;
   /** Stream modes published (see eventMode). */
   modes: ReadonlySet<string>;
@@ -176,11 +161,6 @@ export class Execution {
     return () => this.listeners.delete(listener);
   }
 
-  /** Publishes its first event (metadata) as soon as it plays: no runs ahead to wait for, no delayed start. */
-  get startsAtOnce(): boolean {
-    return this.script.waitFor.length === 0 && this.script.afterMs <= 0;
-  }
-
   cancel(action: "interrupt" | "rollback"): void {
     if (this.outcome || this.cancelled) return;
     this.cancelled = action;
@@ -200,14 +180,14 @@ export class Execution {
       this.hooks.running();
       this.lastBeat = this.clock.now();
       this.publish("metadata", { run_id: this.script.run_id, attempt: 1 }, null);
-      const { events, eventTexts } = this.script;
+      const { events } = this.script;
       for (let i = 0; i < events.length; i++) {
         const event = events[i] as ScenarioEvent;
         if (event.delay_ms) await this.wait(event.delay_ms);
         this.throwIfCancelled();
         this.record(event);
         const mode = eventMode(event.event);
-        if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode, eventTexts?.data[i], eventTexts?.frames[i]);
+        if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode);
       }
       outcome = this.end(this.script.ending);
     } catch (err) {
@@ -276,12 +256,11 @@ export class Execution {
     return { kind: "success", values: this.values, interrupt, feedback };
   }
 
-  /** Publishes an event; `text` is its data's JSON and `sse` its frame when known already (EventTexts). */
-  private publish(event: string, data: unknown, mode: string | null, text?: string, sse?: string): void {
+  private publish(event: string, data: unknown, mode: string | null): void {
     const at = this.clock.now();
     const previous = this.frames.at(-1);
     const seq = previous && previous.at === at ? previous.seq + 1 : 0;
-    const frame: Frame = { event, data: text ?? eventJson(data), id: this.frames.length, seq, sse, mode, at };
+    const frame: Frame = { event, data: eventJson(data), id: this.frames.length, seq, mode, at };
     this.frames.push(frame);
     for (const listener of this.listeners) listener.frame(frame);
   }

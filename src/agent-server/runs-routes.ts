@@ -1,11 +1,10 @@
-import type { Response } from "express";
 import type { MockContext } from "../context.js";
-import { reply, route, type RequestScope, type RouteSpec } from "../http/route.js";
+import { hangUp, reply, route, sse, type RequestScope, type RouteSpec, type SseReply, type SseSink } from "../http/route.js";
 import { agentErrors } from "./errors.js";
-import { streamIdOf, type Execution, type Frame, type StreamListener } from "./run-execution.js";
+import { streamIdOf, type Execution, type Frame, type Outcome, type StreamListener } from "./run-execution.js";
 import { finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
-import { errors, headers, RUN, RUN_PATH, THREAD_PATH } from "./route-schemas.js";
-import { HEARTBEAT, openStream, sseFrame, type StreamWriter } from "./sse.js";
+import { errors, headers, RUN, RUN_PATH, RUN_STREAM, THREAD_PATH } from "./route-schemas.js";
+import { HEARTBEAT, sseFrame } from "./sse.js";
 import { FaultyStreamWriter, type StreamHooks } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
@@ -61,20 +60,17 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
         emptyBody: null,
         // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
         headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
-        responses: { 200: { sse: true }, ...refusals },
-        handler: ({ params, body, headers, scope }, res) => {
+        responses: { 200: RUN_STREAM, ...refusals },
+        handler: ({ params, body, headers, scope }) => {
           const { run, execution } = runs.create(body, runScope(scope, "stream", threadOf(params), headers));
-          // A fault rule that hit this request wins over the scenario turn's own `faults`.
-          const fault = scope.streamFault ?? execution.script.fault;
           // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
-          streamRun(res, run, execution, {
+          return streamRun(run, execution, {
             location: !stateless,
             afterId: -1,
             cancelOnDisconnect: run.on_disconnect === "cancel",
             stallMs: ctx.options.streamStallMs,
-            fault,
-            // A new run plays in the next turn; one with nothing to wait for writes its metadata then.
-            firstFrameNext: execution.startsAtOnce && !fault,
+            // A fault rule that hit this request wins over the scenario turn's own `faults`.
+            fault: scope.streamFault ?? execution.script.fault,
           });
         },
       }),
@@ -103,10 +99,12 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
         // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
         headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
         responses: { 200: `${RUN}RunValues`, ...refusals },
-        handler: async ({ params, body, headers, scope }, res) => {
+        handler: async ({ params, body, headers, scope }) => {
           const { run, execution } = runs.create(body, runScope(scope, "wait", threadOf(params), headers));
-          res.setHeader("Content-Location", runPath(run));
-          await answerWhenDone(res, execution, run.on_disconnect === "cancel", true);
+          const outcome = await outcomeOf(execution, run.on_disconnect === "cancel", scope.signal);
+          // A `disconnect` ending drops the run's own connection.
+          if (outcome.kind === "disconnect") return hangUp();
+          return reply(200, finalValues(outcome), { "Content-Location": runPath(run) });
         },
       }),
     );
@@ -161,12 +159,11 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       params: RUN_PATH,
       query: `${RUN}JoinQuery`,
       responses: { 200: `${RUN}RunValues`, ...errors(404, 422) },
-      handler: async ({ params, query }, res) => {
+      handler: async ({ params, query, scope }) => {
         const run = requireRun(ctx, params);
         const execution = runs.execution(run.run_id);
         if (!execution) return requireThread(ctx, run.thread_id).values ?? {};
-        await answerWhenDone(res, execution, query.cancel_on_disconnect, false);
-        return undefined;
+        return finalValues(await outcomeOf(execution, query.cancel_on_disconnect, scope.signal));
       },
     }),
     route<{ params: RunPath; query: JoinQuery; headers: { "last-event-id"?: string } }>({
@@ -177,12 +174,12 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       query: `${RUN}JoinQuery`,
       // A reconnecting EventSource sends the id of the last event it saw; the replay starts after it.
       headers: headers({ "last-event-id": { type: "string" } }),
-      responses: { 200: { sse: true }, ...errors(404, 422) },
-      handler: ({ params, query, headers, scope }, res) => {
+      responses: { 200: RUN_STREAM, ...errors(404, 422) },
+      handler: ({ params, query, headers, scope }) => {
         const run = requireRun(ctx, params);
         const execution = runs.execution(run.run_id);
         if (!execution) throw agentErrors.notFound();
-        streamRun(res, run, execution, {
+        return streamRun(run, execution, {
           location: false,
           afterId: execution.joinPosition(headers["last-event-id"]),
           modes: joinModes(query.stream_mode),
@@ -220,18 +217,24 @@ interface StreamOptions {
   stallMs?: number;
   /** What to do to this stream (a fault rule's, or the scenario turn's `faults`). */
   fault?: StreamFault | undefined;
-  /** The run writes its first frame in the next turn of the event loop (see openStream). */
-  firstFrameNext?: boolean;
 }
 
 /**
- * Writes a run's events as they come; a client that leaves is unsubscribed (and cancels the run if
- * asked). Events carry `id:` lines only when the run is resumable, as on the production server.
+ * A run's events as they come; a client that leaves is unsubscribed (and cancels the run if asked).
+ * Events carry `id:` lines only when the run is resumable, as on the production server.
  */
-function streamRun(res: Response, run: RunRecord, execution: Execution, options: StreamOptions): void {
-  const stream = new RunStream(res, execution, options, runPath(run));
-  res.on("close", () => stream.closed());
-  stream.start();
+function streamRun(run: RunRecord, execution: Execution, options: StreamOptions): SseReply {
+  const path = runPath(run);
+  const headers: Record<string, string> = options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path };
+  return sse(
+    (sink) => {
+      const stream = new RunStream(sink, execution, options);
+      stream.start();
+      return () => stream.closed();
+    },
+    // Backpressure: a client that does not read is not fed, and is dropped after stallMs.
+    { headers, stallMs: options.stallMs },
+  );
 }
 
 /**
@@ -240,21 +243,17 @@ function streamRun(res: Response, run: RunRecord, execution: Execution, options:
  * stream, kept while it lasts.
  */
 class RunStream implements StreamListener, StreamHooks {
-  private readonly out: StreamWriter;
   private readonly writer: FaultyStreamWriter;
   private readonly ids: boolean;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly res: Response,
+    private readonly sink: SseSink,
     private readonly execution: Execution,
     private readonly options: StreamOptions,
-    path: string,
   ) {
-    // Backpressure: a client that does not read is not fed, and is dropped after stallMs (sse.ts).
-    this.out = openStream(res, options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path }, options.stallMs, options.firstFrameNext);
     this.ids = execution.script.resumable;
-    this.writer = new FaultyStreamWriter(this.out, options.fault, this);
+    this.writer = new FaultyStreamWriter(sink, options.fault, this);
   }
 
   start(): void {
@@ -273,7 +272,7 @@ class RunStream implements StreamListener, StreamHooks {
 
   frame(f: Frame): void {
     const modes = this.options.modes;
-    if (!modes || f.mode === null || modes.has(f.mode)) this.writer.event(this.ids ? sseFrame(f.event, f.data, streamIdOf(f)) : (f.sse ?? sseFrame(f.event, f.data)));
+    if (!modes || f.mode === null || modes.has(f.mode)) this.writer.event(this.ids ? sseFrame(f.event, f.data, streamIdOf(f)) : sseFrame(f.event, f.data));
   }
 
   heartbeat(): void {
@@ -290,30 +289,26 @@ class RunStream implements StreamListener, StreamHooks {
   }
 
   drop(): void {
-    // A cut before any event still shows the answer's head, as a cut stream does.
-    if (!this.out.started) this.res.flushHeaders();
-    dropConnection(this.res);
+    this.sink.drop();
   }
 
   endBody(): void {
-    this.res.end();
+    this.sink.end();
   }
 }
 
-/** Waits for the run and answers with its final values; a `disconnect` ending drops the run's own connection. */
-async function answerWhenDone(res: Response, execution: Execution, cancelOnDisconnect: boolean, ownConnection: boolean): Promise<void> {
-  res.on("close", () => {
-    if (!execution.outcome && cancelOnDisconnect) execution.cancel("interrupt");
-  });
-  const outcome = await execution.done;
-  if (res.destroyed) return;
-  if (outcome.kind === "disconnect" && ownConnection) dropConnection(res);
-  else res.json(finalValues(outcome));
-}
-
-function dropConnection(res: Response): void {
-  if (res.socket) res.socket.end();
-  else res.destroy();
+/** The run's outcome once it is over; a client that leaves first cancels it when asked to. */
+async function outcomeOf(execution: Execution, cancelOnDisconnect: boolean, signal: AbortSignal): Promise<Outcome> {
+  if (cancelOnDisconnect) {
+    const cancel = () => {
+      if (!execution.outcome) execution.cancel("interrupt");
+    };
+    signal.addEventListener("abort", cancel, { once: true });
+    const outcome = await execution.done;
+    signal.removeEventListener("abort", cancel);
+    return outcome;
+  }
+  return execution.done;
 }
 
 /** A join's `stream_mode`, without the empty values a client sends for "none given"; undefined when nothing is left. */

@@ -8,12 +8,11 @@ import { Assistants, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
 import { findCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
-import { eventJson, Execution, type EventTexts, type Outcome } from "./run-execution.js";
-import { sseFrame } from "./sse.js";
+import { Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
 import type { StreamFault } from "../http/faults.js";
-import { noTemplateIn, renderTemplates, TemplateError } from "./templates.js";
+import { renderTemplates, TemplateError } from "./templates.js";
 import { newThread, type ThreadRecord } from "./threads.js";
 import type { MultitaskStrategy, RunCreate, RunStatus, ScenarioStoreWrite } from "../schemas/types.gen.js";
 import { ItemStore } from "./store-items.js";
@@ -84,8 +83,6 @@ interface RunScript {
   scenario: LoadedScenario;
   turnIndex: number;
   events: ScenarioEvent[];
-  /** The events as published, when the turn's events hold no template (the same texts every run). */
-  eventTexts: EventTexts | undefined;
   ending: Exclude<Ending, { http: unknown }>;
   /** The turn's `faults`, for the stream of its run. */
   fault: StreamFault | undefined;
@@ -300,7 +297,7 @@ export class RunService {
     // Only a rendered name can (the scenario schema refuses line breaks in a name as written).
     const broken = events === turn.events ? -1 : events.findIndex((e) => LINE_BREAK.test(e.event));
     if (broken >= 0) throw agentErrors.templateFailed(scenario.name, `event name at /${broken}/event is ${JSON.stringify(events[broken]!.event)} in this run; an SSE event name is one line`);
-    return { scenario, turnIndex, events, eventTexts: turn.events && constantEventTexts(turn.events, events), ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults), store };
+    return { scenario, turnIndex, events, ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults), store };
   }
 
   /**
@@ -370,7 +367,6 @@ export class RunService {
         run_id: runId,
         thread_id: thread.thread_id,
         events: script.events,
-        eventTexts: script.eventTexts,
         ending: script.ending,
         modes,
         subgraphs: body.stream_subgraphs,
@@ -549,26 +545,6 @@ function forkedFrom(ctx: MockContext, thread: ThreadRecord, body: { checkpoint_i
   return id === undefined ? undefined : findCheckpoint(ctx, thread.thread_id, id);
 }
 
-/** The events of each turn without templates as published, by the turn's events (scenarios are not changed once loaded). */
-const eventTextsOf = new WeakMap<readonly ScenarioEvent[], EventTexts | null>();
-
-/**
- * The events' data and SSE frames as the stream writes them, when a turn's events hold no template:
- * made from the first run's copy, then shared by every run of the turn instead of serialising and
- * framing ten events per run.
- */
-function constantEventTexts(template: readonly ScenarioEvent[], rendered: readonly ScenarioEvent[]): EventTexts | undefined {
-  let texts = eventTextsOf.get(template);
-  if (texts === undefined) {
-    if (noTemplateIn(template)) {
-      const data = rendered.map((e) => eventJson(e.data));
-      texts = { data, frames: rendered.map((e, i) => sseFrame(e.event, data[i] as string)) };
-    } else texts = null;
-    eventTextsOf.set(template, texts);
-  }
-  return texts ?? undefined;
-}
-
 /** A scenario turn's `faults` as the stream writer takes it (the same shape as a fault rule's stream kinds). */
 function turnFault(scenario: string, faults: Turn["faults"]): StreamFault | undefined {
   if (!faults) return undefined;
@@ -653,15 +629,10 @@ const NONE: readonly never[] = Object.freeze([]);
 
 const NO_FEEDBACK_KEYS: readonly string[] = NONE;
 
-/** The stream modes of a run as a set. One mode (the usual request) gets a set shared by every such run: the schema bounds them to nine. */
+/** The stream modes of a run as a set. */
 function modesOf(streamMode: RunCreateBody["stream_mode"]): ReadonlySet<string> {
-  const one = Array.isArray(streamMode) ? (streamMode.length === 1 ? streamMode[0] : undefined) : streamMode;
-  if (one === undefined) return new Set(streamMode as string[]);
-  let modes = singleModes.get(one);
-  if (!modes) singleModes.set(one, (modes = new Set([one])));
-  return modes;
+  return new Set(Array.isArray(streamMode) ? streamMode : [streamMode]);
 }
-const singleModes = new Map<string, ReadonlySet<string>>();
 
 /** Namespace of the mock's request ids (`langgraph_request_id`), so they are fixed by the run id. */
 const REQUEST_ID_NAMESPACE = "5f1d2c3b-7a4e-4c1a-9b7e-2d6f8a0c1e3b";

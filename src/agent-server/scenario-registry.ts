@@ -15,6 +15,8 @@ interface Entry {
   override: boolean;
 }
 
+export type ScenarioChangeListener = (action: "loaded" | "removed" | "reset", names: readonly string[]) => void;
+
 /** What use() hands back: call it (or let `using` dispose it) to take the overrides away again. */
 export interface OverrideHandle {
   (): void;
@@ -38,8 +40,17 @@ export class ScenarioRegistry {
   private objects = 0;
   private batches = 0;
   private readonly used = new Set<LoadedScenario>();
-  /** Told when the set changes (the mock's change feed). */
-  onChange: ((action: "loaded" | "removed" | "reset", names: readonly string[]) => void) | undefined;
+  private readonly listeners = new Set<ScenarioChangeListener>();
+
+  /** Tells `listener` when the set changes (the mock's change feed); returns the unsubscribe. */
+  subscribe(listener: ScenarioChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private changed(action: "loaded" | "removed" | "reset", names: readonly string[]): void {
+    for (const listener of this.listeners) listener(action, names);
+  }
 
   /** Reads files, folders and scenario objects, checks them all and adds them; nothing is added if one is bad. */
   load(inputs: readonly (string | ScenarioInput)[]): string[] {
@@ -58,6 +69,11 @@ export class ScenarioRegistry {
    */
   use(inputs: readonly (string | ScenarioInput)[]): OverrideHandle {
     const { docs, problems } = this.read(inputs);
+    return this.useDocuments(docs, problems);
+  }
+
+  /** use() with already parsed documents (an upload); `problems` are parse problems found on the way. */
+  useDocuments(docs: readonly SourceDocument[], problems: LoadProblem[] = []): OverrideHandle {
     const hidden = new Map<string, Entry>();
     for (const e of this.entries) hidden.set(e.scenario.name, e);
     const added = this.insert(docs, problems, true);
@@ -75,7 +91,7 @@ export class ScenarioRegistry {
       for (const e of hidden.values()) if (!this.get(e.scenario.name)) this.entries.push(e);
       this.ordered = undefined;
       this.graphNames = undefined;
-      this.onChange?.("removed", present.map((e) => e.scenario.name));
+      this.changed("removed", present.map((e) => e.scenario.name));
     };
     return Object.assign(off, { names, [Symbol.dispose]: off });
   }
@@ -104,7 +120,7 @@ export class ScenarioRegistry {
     this.graphNames = undefined;
     this.used.clear();
     this.ordered = undefined;
-    this.onChange?.("reset", this.entries.map((e) => e.scenario.name));
+    this.changed("reset", this.entries.map((e) => e.scenario.name));
   }
 
   remove(name: string): boolean {
@@ -113,7 +129,7 @@ export class ScenarioRegistry {
     this.graphNames = undefined;
     this.ordered = undefined;
     const removed = this.entries.length !== before;
-    if (removed) this.onChange?.("removed", [name]);
+    if (removed) this.changed("removed", [name]);
     return removed;
   }
 
@@ -168,7 +184,7 @@ export class ScenarioRegistry {
     this.entries = [...this.entries.filter((e) => !names.has(e.scenario.name)), ...added];
     this.graphNames = undefined;
     this.ordered = undefined;
-    this.onChange?.("loaded", [...names]);
+    this.changed("loaded", [...names]);
     return added;
   }
 }

@@ -1,5 +1,5 @@
 import type { MockContext } from "../context.js";
-import { route, type RouteSpec } from "../http/route.js";
+import { html, route, text, type RouteSpec } from "../http/route.js";
 import { DOCS_CSP, DOCS_PAGE } from "./docs-page.js";
 import { collectMetrics, metricsJson, metricsPrometheus } from "./server-metrics.js";
 
@@ -20,16 +20,13 @@ export function withServerPages(ctx: MockContext, routes: RouteSpec[]): RouteSpe
       // The real server answers any other format as Prometheus, so the query is read, not validated.
       query: { type: "object", properties: { format: { type: "string" } } },
       responses: { 200: { text: "text/plain; charset=utf-8" } },
-      handler: ({ query, scope }, res) => {
+      handler: ({ query, scope }) => {
         const metrics = collectMetrics(ctx, (name) => paths.get(name));
-        if (query.format === "json") {
-          // One 200 with two media types (the document's text/plain and application/json): written as text, so the JSON is not checked against the text declaration.
-          res.status(200).type("application/json").send(JSON.stringify(metricsJson(metrics)));
-          return;
-        }
+        // One 200 with two media types (the document's text/plain and application/json): written as text, so the JSON is not checked against the text declaration.
+        if (query.format === "json") return text(JSON.stringify(metricsJson(metrics)), "application/json; charset=utf-8");
         // The real server labels with its project and revision; the mock has the deployment the URL names, if any.
         const labels = { project_id: scope.mount.deployment_id ?? "None", revision_id: "None" };
-        res.status(200).type("text/plain; charset=utf-8").send(metricsPrometheus(metrics, labels));
+        return text(metricsPrometheus(metrics, labels), "text/plain; charset=utf-8");
       },
     }),
     route({
@@ -38,9 +35,7 @@ export function withServerPages(ctx: MockContext, routes: RouteSpec[]): RouteSpe
       path: "/docs",
       public: true,
       responses: { 200: { text: "text/html; charset=utf-8" } },
-      handler: (_input, res) => {
-        res.status(200).set({ "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": DOCS_CSP, "X-Content-Type-Options": "nosniff" }).send(DOCS_PAGE);
-      },
+      handler: () => html(DOCS_PAGE, { "Content-Security-Policy": DOCS_CSP, "X-Content-Type-Options": "nosniff" }),
     }),
   ];
 }

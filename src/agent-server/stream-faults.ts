@@ -1,5 +1,6 @@
 import type { StreamFault } from "../http/faults.js";
-import { sseFrame, type StreamWriter } from "./sse.js";
+import type { SseSink } from "../http/route.js";
+import { sseFrame } from "./sse.js";
 
 /** A frame no SSE client can use: its data is JSON cut short, so the client's parser fails, not its transport. */
 export const BAD_FRAME = 'event: values\r\ndata: {"__fault__": "bad_frame", "cut\r\n\r\n';
@@ -19,7 +20,7 @@ export interface StreamHooks {
  * on the wire (`metadata` included): `cut` closes the connection with no ending, `stall` writes
  * nothing more (heartbeats neither) and leaves the connection open, `bad_frame` writes one malformed
  * frame and goes on, `error_event` writes an `error` event and ends the stream. Without a fault it
- * only writes. Writes go through the backpressure writer (sse.ts), and endings wait for it to flush.
+ * only writes. Writes go to the stream's sink (with backpressure), and endings wait for it to flush.
  */
 export class FaultyStreamWriter {
   /** Nothing more is written, and the run need not be followed. */
@@ -27,7 +28,7 @@ export class FaultyStreamWriter {
   private written = 0;
 
   constructor(
-    private readonly out: StreamWriter,
+    private readonly out: SseSink,
     private readonly fault: StreamFault | undefined,
     private readonly hooks: StreamHooks,
   ) {}
@@ -58,7 +59,7 @@ export class FaultyStreamWriter {
   private apply(fault: StreamFault): void {
     switch (fault.kind) {
       case "bad_frame":
-        this.out.event(BAD_FRAME);
+        this.out.raw(BAD_FRAME);
         return;
       case "cut":
         this.halt();

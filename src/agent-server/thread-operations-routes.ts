@@ -1,7 +1,7 @@
 import type { MockContext } from "../context.js";
 import { route, type RouteSpec } from "../http/route.js";
 import type { RunService } from "./runs.js";
-import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
+import { errors, headers, THREAD, THREAD_PATH, THREAD_STREAM } from "./route-schemas.js";
 import { agentErrors } from "./errors.js";
 import { joinThreadStream, validStreamId, type ThreadStreamMode } from "./thread-stream.js";
 import { countThreads, copyThread, pruneThreads, updateThreadState, type StateUpdate, type ThreadFilter } from "./thread-operations.js";
@@ -64,14 +64,14 @@ export function threadOperationsRoutes(ctx: MockContext, runs: RunService): Rout
       // Read by hand, as the real server does (a single value, a comma list or repeated).
       query: { type: "object", properties: { stream_modes: {} } },
       headers: headers({ "last-event-id": { type: "string" } }),
-      responses: { 200: { sse: true }, ...errors(404, 422) },
-      handler: ({ params, query, headers }, res) => {
+      responses: { 200: THREAD_STREAM, ...errors(404, 422) },
+      handler: ({ params, query, headers }) => {
         const thread = requireThread(ctx, params.thread_id);
         const modes = streamModes(query.stream_modes);
         const lastEventId = headers["last-event-id"] || undefined;
         if (lastEventId !== undefined && !validStreamId(lastEventId)) throw agentErrors.invalidStreamId();
         const replayAfterMs = lastEventId === undefined ? null : lastEventId === "-" ? -Infinity : Number(lastEventId.split("-")[0]);
-        joinThreadStream(ctx, runs, thread.thread_id, res, { modes, replayAfterMs, stallMs: ctx.options.streamStallMs });
+        return joinThreadStream(ctx, runs, thread.thread_id, { modes, replayAfterMs, stallMs: ctx.options.streamStallMs });
       },
     }),
   ];

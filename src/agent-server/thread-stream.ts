@@ -1,8 +1,8 @@
-import type { Response } from "express";
 import type { MockContext } from "../context.js";
 import type { Execution, Frame, StreamListener } from "./run-execution.js";
 import { type RunService } from "./runs.js";
-import { HEARTBEAT, openStream, sseFrame } from "./sse.js";
+import { sse, type SseReply, type SseSink } from "../http/route.js";
+import { HEARTBEAT, sseFrame } from "./sse.js";
 import { sortInCreationOrder } from "./pagination.js";
 
 export type ThreadStreamMode = "lifecycle" | "run_modes" | "state_update";
@@ -63,14 +63,18 @@ export interface ThreadStreamOptions {
  * open until the client leaves. No `id:` lines (the real server sends its Redis ids; the mock's run
  * events have none to give), so a reconnect resumes with `-` or an instant.
  */
-export function joinThreadStream(ctx: MockContext, runs: RunService, threadId: string, res: Response, options: ThreadStreamOptions): void {
-  const writer = openStream(res, {}, options.stallMs);
+export function joinThreadStream(ctx: MockContext, runs: RunService, threadId: string, options: ThreadStreamOptions): SseReply {
+  return sse((writer) => follow(ctx, runs, threadId, writer, options), { stallMs: options.stallMs });
+}
+
+/** Follows the thread's runs into the stream; returns what stops following them. */
+function follow(ctx: MockContext, runs: RunService, threadId: string, writer: SseSink, options: ThreadStreamOptions): () => void {
   const send = (event: string, json: string) => {
     if (passes(options.modes, event, json)) writer.event(sseFrame(event, json));
   };
   const followed = new Map<string, () => void>();
   /** Forwards a run's events: those it already has only when `replayed` says so, then every new one, then `run_done`. */
-  const follow = (runId: string, execution: Execution, replayed: (f: Frame) => boolean) => {
+  const followRun = (runId: string, execution: Execution, replayed: (f: Frame) => boolean) => {
     if (followed.has(runId)) return;
     let live = false;
     const listener: StreamListener = {
@@ -97,8 +101,8 @@ export function joinThreadStream(ctx: MockContext, runs: RunService, threadId: s
     const execution = runs.execution(run.run_id);
     if (!execution) continue;
     const replay = options.replayAfterMs;
-    if (replay !== null) follow(run.run_id, execution, (f) => f.at > replay);
-    else if (!execution.outcome) follow(run.run_id, execution, () => false);
+    if (replay !== null) followRun(run.run_id, execution, (f) => f.at > replay);
+    else if (!execution.outcome) followRun(run.run_id, execution, () => false);
   }
 
   // Runs created from now on (their executions are registered right after the record).
@@ -108,14 +112,14 @@ export function joinThreadStream(ctx: MockContext, runs: RunService, threadId: s
     if (run.thread_id !== threadId) return;
     queueMicrotask(() => {
       const execution = runs.execution(run.run_id);
-      if (execution) follow(run.run_id, execution, () => true);
+      if (execution) followRun(run.run_id, execution, () => true);
     });
   });
   const listeners = listenersOf(ctx, threadId);
   listeners.add(send);
-  res.on("close", () => {
+  return () => {
     unsubscribeRuns();
     listeners.delete(send);
     for (const stop of followed.values()) stop();
-  });
+  };
 }

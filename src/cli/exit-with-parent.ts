@@ -19,6 +19,11 @@ export function exitWithParent(onParentGone: () => void, everyMs = 500): void {
   timer.unref();
 }
 
+/** Whether `--exit-with-parent` is on: as asked, else when `npm start` or `npx` (npm sets these) started the CLI. */
+export function exitsWithParent(asked: boolean | undefined): boolean {
+  return asked ?? (process.env.npm_command === "exec" || process.env.npm_lifecycle_event === "start");
+}
+
 const LAUNCHERS = /^(npm|npx|node|sh|bash|dash|zsh|pnpm|yarn|npm exec.*|npm-cli\.js)$/;
 
 /** The parent, and its ancestors while they are launchers (npm, npx, node running npm, a shell). */

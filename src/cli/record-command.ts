@@ -1,5 +1,6 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import { port } from "./parse-arguments.js";
+import { serveOptions } from "./shared-options.js";
 
 export type RecordArgs = {
   target: string;
@@ -8,6 +9,9 @@ export type RecordArgs = {
   port: string | number;
   host: string;
   format: "yaml" | "json";
+  "allowed-host"?: string[];
+  "cors-origin"?: string[];
+  "exit-with-parent"?: boolean;
 };
 
 export const recordOptions = {
@@ -17,6 +21,9 @@ export const recordOptions = {
   port: { type: "string", default: 8124, describe: "Port the proxy listens on (0 picks a free port)" },
   host: { type: "string", default: "127.0.0.1", describe: "Interface the proxy binds" },
   format: { choices: ["yaml", "json"], default: "yaml", describe: "Scenario file format" },
+  "allowed-host": { type: "array", string: true, describe: "Also accept this Host header (besides loopback names and the bound address); repeatable; * accepts any" },
+  "cors-origin": { type: "array", string: true, describe: "Browser origin allowed besides loopback ones; repeatable; * allows any" },
+  "exit-with-parent": { ...serveOptions["exit-with-parent"], describe: "Exit when the process that started the recorder (npm, npx, a script) goes away [default: on under npx]" },
 } as const;
 
 /**
@@ -42,6 +49,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
     }) as unknown as Argv<RecordArgs>,
   handler: async (argv: ArgumentsCamelCase<RecordArgs>) => {
     const { startRecorder } = await import("../record/proxy.js");
+    const { exitWithParent, exitsWithParent } = await import("./exit-with-parent.js");
     const recorder = await startRecorder({
       target: argv.target,
       apiKey: argv["api-key"],
@@ -49,14 +57,22 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       port: port("port", argv.port) ?? 8124,
       host: argv.host,
       format: argv.format,
+      allowedHosts: argv["allowed-host"],
+      corsOrigins: argv["cors-origin"],
       onFile: (file) => process.stdout.write(`Recorded ${file}\n`),
-      onError: (err) => process.stderr.write(`record: could not write a run: ${err.message}\n`),
+      onError: (err) => process.stderr.write(`record: ${err.message}\n`),
     });
     process.stdout.write(`Listening on ${recorder.url}\nRecording ${new URL(argv.target).origin} into ${argv.out}\n`);
+    let stopping = false;
     const stop = () => {
+      if (stopping) return;
+      stopping = true;
       void recorder.close().then(() => process.exit(0));
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+    process.once("SIGHUP", stop);
+    // As serve does: killing the npx that started the recorder must not leave it holding its port.
+    if (exitsWithParent(argv["exit-with-parent"])) exitWithParent(stop);
   },
 };

@@ -11,6 +11,7 @@ export type ServeArgs = {
   port: string | number;
   host: string;
   seed?: string;
+  clock: "auto" | "manual";
   fixtures?: string[];
   scenarios?: string[];
   faults?: string[];
@@ -32,12 +33,10 @@ export type ServeArgs = {
   "headers-timeout-ms": number;
   "request-timeout-ms": number;
   "stream-stall-ms": number;
+  "check-responses"?: boolean;
 };
 
-/**
- * What yargs's types cannot say of serve's options; throws a message saying what is wrong. Run by yargs
- * after parsing, and on a plain command line read without yargs (plain-serve-args.ts).
- */
+/** What yargs's types cannot say of serve's options; throws a message saying what is wrong. Run by yargs after parsing. */
 export function checkServeArgs(argv: ServeArgs): true {
   port("port", argv.port);
   port("tracing-port", argv["tracing-port"]);
@@ -47,6 +46,8 @@ export function checkServeArgs(argv: ServeArgs): true {
   if (!SIZE.test(argv["body-limit"])) throw new Error(`--body-limit must be a size such as 512kb, 1mb or a number of bytes; got ${JSON.stringify(argv["body-limit"])}`);
   if (parseDuration(argv["lifecycle-step"]) === undefined) throw new Error(`--lifecycle-step must be a duration such as 500ms, 30s or 2m; got ${JSON.stringify(argv["lifecycle-step"])}`);
   if (argv.seed === "") throw new Error("--seed needs a value");
+  // Without a seed the clock is wall time: a wait takes its real time whatever this says.
+  if (argv.clock === "manual" && argv.seed === undefined) throw new Error("--clock manual needs --seed (without a seed the clock is wall time)");
   for (const name of ["headers-timeout-ms", "request-timeout-ms", "stream-stall-ms"] as const) {
     const ms = argv[name];
     if (!Number.isInteger(ms) || ms <= 0) throw new Error(`--${name} must be a whole number of milliseconds > 0; got ${ms}`);

@@ -3,7 +3,7 @@ import { LoadError, formatProblem } from "../core/load-error.js";
 import { BUNDLED_SCENARIOS, type LifecycleMode } from "../options.js";
 import { ConsoleOutput } from "./console-output.js";
 import { banner } from "./banner.js";
-import { exitWithParent } from "./exit-with-parent.js";
+import { exitWithParent, exitsWithParent } from "./exit-with-parent.js";
 import { watchFiles } from "./watch.js";
 import { port, wholeNumber } from "./parse-arguments.js";
 import type { ServeArgs } from "./serve-command.js";
@@ -11,8 +11,8 @@ import type { ServeArgs } from "./serve-command.js";
 /** Runs `serve` once its arguments are checked: start, banner, request log, watch, stop. */
 export async function serve(argv: ServeArgs): Promise<void> {
   const out = new ConsoleOutput(argv.quiet ? "warn" : argv["log-level"]);
-  // Started by `npm start` or `npx` (npm sets these), a SIGTERM to npm must not leave the mock behind.
-  const withParent = argv["exit-with-parent"] ?? (process.env.npm_command === "exec" || process.env.npm_lifecycle_event === "start");
+  // Started by `npm start` or `npx`, a SIGTERM to npm must not leave the mock behind.
+  const withParent = exitsWithParent(argv["exit-with-parent"]);
   const progressShown = new Set<string>();
   let mock: MockServer;
   try {
@@ -20,6 +20,7 @@ export async function serve(argv: ServeArgs): Promise<void> {
       port: port("port", argv.port),
       host: argv.host,
       seed: argv.seed,
+      clock: { autoAdvance: argv.clock !== "manual" },
       // `--no-fixtures` (yargs reads it as [false]): start without control-plane fixtures.
       fixtures: argv.fixtures?.some((f) => (f as unknown) === false) ? false : argv.fixtures,
       scenarios: argv.scenarios ?? [BUNDLED_SCENARIOS],
@@ -38,6 +39,7 @@ export async function serve(argv: ServeArgs): Promise<void> {
       headersTimeoutMs: argv["headers-timeout-ms"],
       requestTimeoutMs: argv["request-timeout-ms"],
       streamStallMs: argv["stream-stall-ms"],
+      checkResponses: argv["check-responses"] || undefined,
       onRequest: (entry) => out.request(entry),
       // Start-up is synchronous: this runs inside it, so it writes at once (stderr: not for tools).
       onProgress: ({ task, done, total }) => {

@@ -11,6 +11,7 @@ export const serveOptions = {
   "api-key": { type: "string", describe: "Require this X-Api-Key on the control plane, agent server and tracing API" },
   "admin-token": { type: "string", describe: "Require Authorization: Bearer <token> on /_mock routes" },
   "tracing-port": { type: "string", describe: "Also serve on this port, as a separate origin for the tracing service" },
+  clock: { choices: ["auto", "manual"], default: "auto", describe: "With --seed: auto lets each wait (a scenario's delay_ms) jump the clock ahead by itself; manual keeps a run waiting until the clock is moved (POST /_mock/clock), so a script can watch or cancel it mid-run" },
   lifecycle: { choices: ["immediate", "timed", "manual"], default: "immediate", describe: "How deployment revisions move through their states" },
   "lifecycle-step": { type: "string", default: "30s", describe: "Duration of one lifecycle step in timed mode" },
   "heartbeat-ms": { type: "string", default: 5000, describe: "Interval of : heartbeat comments on idle streams (mock time)" },
@@ -27,4 +28,5 @@ export const serveOptions = {
   "headers-timeout-ms": { type: "number", default: 10000, describe: "Wall-clock ms a client has to send its request headers" },
   "request-timeout-ms": { type: "number", default: 30000, describe: "Wall-clock ms a client has to send its whole request (responses and streams are not limited)" },
   "stream-stall-ms": { type: "number", default: 30000, describe: "Wall-clock ms a stream may stay unread before it is dropped like a disconnect" },
+  "check-responses": { type: "boolean", default: false, describe: "Check every answer and stream event against its route's declared schema; a mismatch is warned about and noted in /_mock/requests" },
 } satisfies Record<string, Options>;

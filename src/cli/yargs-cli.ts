@@ -1,23 +1,20 @@
-import yargs, { type CommandModule } from "yargs";
-import { serveCommand, type ServeArgs } from "./serve-command.js";
+import yargs from "yargs";
+import { serveCommand } from "./serve-command.js";
 import { validateCommand } from "./validate-command.js";
 import { recordCommand, recordOptions } from "./record-command.js";
 import { withUnknownArgumentHints } from "./unknown-argument-hint.js";
 import { serveOptions } from "./shared-options.js";
 import { packageVersion } from "./package-version.js";
 
-/**
- * The CLI as yargs reads it: every command, `--help`, `--version` and the refusal of a bad line.
- * `serve` is the command to run for `serve` (a test hands in one that keeps the arguments).
- */
-export function yargsCli(args: string[], serve: CommandModule<object, ServeArgs> = serveCommand) {
+/** The CLI as yargs reads it: every command, `--help`, `--version` and the refusal of a bad line. */
+export function yargsCli(args: string[]) {
   return yargs(args)
     .scriptName("agent-platform-mock")
     // yargs's own words (Options:, Show help…) in English as everything else the CLI prints, whatever
     // the machine's LANG: the mock's output is the same on every machine. (The bundled CLI carries no
     // yargs locale files: scripts/bundle.mjs.)
     .locale("en")
-    .command(serve)
+    .command(serveCommand)
     .command(validateCommand)
     .command(recordCommand)
     .strict()

@@ -1,7 +1,6 @@
 import { object, route, type RequestScope, type RouteSpec } from "../http/route.js";
 import type { AgentAuth, AuthenticateRequest, CallbackInput } from "./agent-auth.js";
 import { tokenEndpointFetch } from "./auth-token-exchange.js";
-import type { McpFixtureServers } from "./mcp-fixture-servers.js";
 import type { AuthWaitQuery, OAuthCallbackQuery, OAuthCallbackResult, OAuthFinalizeRequest, OAuthSetupQuery } from "../schemas/types.gen.js";
 
 const SCHEMA = "control-plane/agent-auth.json#/$defs/";
@@ -15,9 +14,9 @@ type CallbackQuery = OAuthCallbackQuery;
  * the frontend-bridged POST callback, the GitHub App setup URL) and wait. The GET callback and the
  * setup URL are public: a browser arrives there from the provider's redirect, without the API key.
  */
-export function agentAuthRoutes(auth: AgentAuth, mcpServers: McpFixtureServers, allowOutbound?: readonly string[]): RouteSpec[] {
+export function agentAuthRoutes(auth: AgentAuth, allowOutbound?: readonly string[]): RouteSpec[] {
   const finish = async (input: CallbackInput, scope: RequestScope): Promise<OAuthCallbackResult> => {
-    const { flow, token } = await auth.callback(input, scope.baseUrl, tokenEndpointFetch(scope, mcpServers, allowOutbound));
+    const { flow, token } = await auth.callback(input, scope.baseUrl, tokenEndpointFetch(scope, allowOutbound));
     return { status: "completed", provider_id: flow.provider_id, auth_id: flow.auth_id, token_id: token.id };
   };
 
@@ -28,7 +27,7 @@ export function agentAuthRoutes(auth: AgentAuth, mcpServers: McpFixtureServers, 
       path: "/v2/auth/authenticate",
       body: `${SCHEMA}AuthAuthenticateRequest`,
       responses: { 200: `${SCHEMA}AuthAuthenticateResponse` },
-      handler: ({ body, scope }) => auth.authenticate(body, scope, tokenEndpointFetch(scope, mcpServers, allowOutbound)),
+      handler: ({ body, scope }) => auth.authenticate(body, scope, tokenEndpointFetch(scope, allowOutbound)),
     }),
     route<{ params: { provider_id: string }; query: CallbackQuery }>({
       name: "auth.callback",

@@ -1,8 +1,7 @@
 import type { RequestScope } from "../http/route.js";
 import { schemas } from "../schemas/registry.js";
-import { reachesThisSocket } from "./mcp-fetch.js";
+import { injected, reachesThisSocket } from "./mcp-fetch.js";
 import { OutboundPolicy, OutboundRefused } from "./outbound-policy.js";
-import type { McpFixtureServers } from "./mcp-fixture-servers.js";
 
 /** A token request is real I/O (when it leaves the process), so it gets a wall-clock limit. */
 export const TOKEN_REQUEST_TIMEOUT_MS = 5_000;
@@ -35,20 +34,18 @@ export type TokenEndpointFetch = (url: string, form: Record<string, string>, aut
 /**
  * The fetch the auth service posts token requests with: global `fetch`, except for URLs on the mock's
  * own origin that a network request would not bring back to this process (supertest, a made-up
- * `publicUrl`), which the fixture servers answer in-process — the same rule as MCP discovery
+ * `publicUrl`), which go to the fixture servers' routes in-process — the same rule as MCP discovery
  * (mcp-fetch.ts). When the mock listens on that origin the request goes over real HTTP.
  */
-export function tokenEndpointFetch(scope: RequestScope, servers: McpFixtureServers, allowOutbound?: readonly string[]): TokenEndpointFetch {
+export function tokenEndpointFetch(scope: RequestScope, allowOutbound?: readonly string[]): TokenEndpointFetch {
   const own = scope.baseUrl;
   const policy = new OutboundPolicy([own, scope.tracingUrl], allowOutbound);
   return async (url, form, authorization) => {
     const target = new URL(url);
     if (target.origin === new URL(own).origin && !reachesThisSocket(scope.local, target)) {
-      const answer = servers.respond(own, "POST", target, form, authorization);
-      return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
-        status: answer.status,
-        headers: { "Content-Type": "application/json", ...answer.headers },
-      });
+      const headers: Record<string, string> = { Host: target.host, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" };
+      if (authorization) headers.Authorization = authorization;
+      return injected(scope, { method: "POST", url: target.pathname + target.search, headers, body: new URLSearchParams(form).toString() });
     }
     // A provider's token_url is client data: the same host policy as discovery (DESIGN §11). Token
     // endpoints answer, they do not redirect, so a redirect is not followed (it fails the exchange).

@@ -20,9 +20,9 @@ import { authTokensRoutes } from "./auth-tokens-routes.js";
 
 /**
  * The control plane (`{base_url}`): OAuth providers, repository integrations, deployments and
- * revisions. Every route gets the API key check and JSON body parsing from the module. MCP discovery
- * answers URLs of the fixture MCP servers in-process; pass the instance the `fixture-servers` module
- * serves (app.ts does) so both see the same servers.
+ * revisions. Every route gets the API key check and JSON body parsing from the module. Its seed step
+ * reads the fixture MCP servers; pass the instance the `fixture-servers` module serves (app.ts does),
+ * which MCP discovery reaches through the routes.
  */
 export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpServers: McpFixtureServers = new McpFixtureServers(ctx)): ServiceModule {
   const state = controlPlaneState(ctx, mcpServers);
@@ -38,8 +38,8 @@ export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpSe
     invalid: fastApiInvalid,
     errorSchema: "common/errors.json#/$defs/FastApiError",
     routes: [
-      ...providersRoutes(ctx, providers, tenancy, mcpServers), ...integrationsRoutes(ctx), ...deploymentsRoutes(ctx, deployments), ...revisionsRoutes(ctx), ...listenersRoutes(ctx, tenancy), ...deployCliRoutes(ctx, deployments), ...logsRoutes(ctx, deployments),
-      ...agentAuthRoutes(agentAuth, mcpServers, ctx.options.allowOutbound),
+      ...providersRoutes(ctx, providers, tenancy), ...integrationsRoutes(ctx), ...deploymentsRoutes(ctx, deployments), ...revisionsRoutes(ctx), ...listenersRoutes(ctx, tenancy), ...deployCliRoutes(ctx, deployments), ...logsRoutes(ctx, deployments),
+      ...agentAuthRoutes(agentAuth, ctx.options.allowOutbound),
       ...authTokensRoutes(agentAuth, providers, tenancy),
     ],
     seed: () => seedControlPlane(ctx, fixtures, state),

@@ -1,29 +1,33 @@
-import type { RequestScope } from "../http/route.js";
+import type { InjectRequest, RequestScope } from "../http/route.js";
 import { DISCOVERY_TIMEOUT_MS, type DiscoveryFetch } from "./mcp-discovery.js";
-import type { McpFixtureServers } from "./mcp-fixture-servers.js";
 import { MAX_REDIRECTS, OutboundPolicy, OutboundRefused } from "./outbound-policy.js";
 
 /**
  * The fetch MCP discovery uses for one request: global `fetch` with a timeout, except for URLs on
  * the mock's own origin that a network request would not bring back to this process — an app under
  * a test harness that injects requests without a socket, or a `publicUrl` that is a proxy or a made
- * up host. Those are answered in-process by the fixture MCP servers, exactly as the mounted routes
- * would answer them. When the mock is listening on that origin, discovery goes over real HTTP.
+ * up host. Those go to the mock's own routes in-process (`scope.inject`), through the same stages as
+ * over HTTP. When the mock is listening on that origin, discovery goes over real HTTP.
  */
-export function discoveryFetch(scope: RequestScope, servers: McpFixtureServers, allowOutbound?: readonly string[]): DiscoveryFetch {
+export function discoveryFetch(scope: RequestScope, allowOutbound?: readonly string[]): DiscoveryFetch {
   const own = scope.baseUrl;
   const policy = new OutboundPolicy([own, scope.tracingUrl], allowOutbound);
   return async (url, init) => {
     const target = new URL(url);
     if (target.origin === new URL(own).origin && !reachesThisSocket(scope.local, target)) {
-      const answer = servers.respond(own, init.method, target, init.body === undefined ? undefined : JSON.parse(init.body));
-      return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
-        status: answer.status,
-        headers: { "Content-Type": "application/json", ...answer.headers },
-      });
+      const headers: Record<string, string> = { Host: target.host, Accept: "application/json" };
+      if (init.body !== undefined) headers["Content-Type"] = "application/json";
+      return injected(scope, { method: init.method, url: target.pathname + target.search, headers, body: init.body });
     }
     return fetchWithin(policy, target, init);
   };
+}
+
+/** A request to the mock's own routes in-process, answered as `fetch` answers. */
+export async function injected(scope: RequestScope, request: InjectRequest): Promise<Response> {
+  const answer = await scope.inject(request);
+  const bodiless = answer.status === 204 || answer.status === 205 || answer.status === 304;
+  return new Response(bodiless ? null : answer.body, { status: answer.status, headers: answer.headers });
 }
 
 /**

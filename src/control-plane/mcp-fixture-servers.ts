@@ -11,7 +11,7 @@ const SERVER_REF = "fixtures/mcp-server.json#/$defs/McpServer";
 /** One `mcp_servers` fixture entry (fixtures/mcp-server.json), defaults filled in from its schema. */
 export type McpServerConfig = McpServer & Required<Pick<McpServer, "scopes" | "dynamic_registration" | "code_challenge_methods" | "fail_status" | "clients">>;
 
-/** What a fixture endpoint answers; the same value serves express and in-process calls. */
+/** What a fixture endpoint answers (its route replies with it). */
 export interface FixtureAnswer {
   status: number;
   /** JSON body; none for a redirect. */
@@ -43,13 +43,12 @@ export function fixtureServerUrls(base: string, slug: string) {
   };
 }
 
-/** One fixture endpoint as data: the same answer serves the mounted route and in-process calls. */
+/** One fixture endpoint as data: the module declares a route for each. */
 export interface FixtureRoute {
   name: string;
   method: "GET" | "POST";
   /** OpenAPI form: `/_fixtures/mcp/{slug}/token`. */
   path: string;
-  pattern: RegExp;
   answer: (call: FixtureCall) => FixtureAnswer;
 }
 
@@ -67,7 +66,7 @@ export class McpFixtureServers {
 
   constructor(private readonly ctx: MockContext) {
     this.oauth = new McpFixtureOAuth(ctx);
-    const route = (name: string, method: "GET" | "POST", path: string, answer: (call: FixtureCall) => FixtureAnswer): FixtureRoute => ({ name, method, path, pattern: patternOf(path), answer });
+    const route = (name: string, method: "GET" | "POST", path: string, answer: (call: FixtureCall) => FixtureAnswer): FixtureRoute => ({ name, method, path, answer });
     this.routes = [
       route("fixture_mcp.resource_metadata", "GET", "/.well-known/oauth-protected-resource/_fixtures/mcp/{slug}/mcp", (c) => this.resourceMetadata(c)),
       route("fixture_mcp.server_metadata", "GET", "/.well-known/oauth-authorization-server/_fixtures/mcp/{slug}", (c) => this.serverMetadata(c)),
@@ -111,19 +110,6 @@ export class McpFixtureServers {
   /** Answers one request to a fixture endpoint (the mounted route calls this with its validated input). */
   answer(route: FixtureRoute, slug: string, base: string, query: Record<string, string>, body: unknown, authorization: string | undefined): FixtureAnswer {
     return this.dispatch(route.answer, slug, base, query, body, authorization);
-  }
-
-  /**
-   * Answers a request to one of the fixture endpoints without the network (see mcp-fetch.ts), as the
-   * mounted route would; an unknown path is the mock's 404. `authorization` is the header a token
-   * request authenticates with (client_secret_basic).
-   */
-  respond(base: string, method: string, url: URL, body: unknown, authorization?: string): FixtureAnswer {
-    for (const route of this.routes) {
-      const match = route.method === method.toUpperCase() ? route.pattern.exec(url.pathname) : null;
-      if (match) return this.dispatch(route.answer, decodeURIComponent(match[1] as string), base, Object.fromEntries(url.searchParams), body, authorization);
-    }
-    return mcpFixtureErrors.notFound();
   }
 
   private dispatch(
@@ -201,8 +187,4 @@ export class McpFixtureServers {
       },
     };
   }
-}
-
-function patternOf(path: string): RegExp {
-  return new RegExp(`^${path.replace(/[.]/g, "\\.").replace("{slug}", "([^/]+)")}$`);
 }

@@ -5,7 +5,6 @@ import { schemas } from "../schemas/registry.js";
 import type { Tenancy } from "./tenancy.js";
 import { controlPlaneErrors } from "./errors.js";
 import { providerResponse, type ProviderStore, type StoredProvider } from "./providers-store.js";
-import type { McpFixtureServers } from "./mcp-fixture-servers.js";
 import { discoverMcpClient } from "./mcp-discovery.js";
 import { discoveryFetch } from "./mcp-fetch.js";
 import { wellFormed } from "../core/json.js";
@@ -24,7 +23,7 @@ type DiscoverRequest = MCPOAuthProviderCreateRequest;
  * their `provider_id` slug; MCP discovery reaches the fixture MCP servers in-process when it must.
  * `client_secret` is stored but never returned.
  */
-export function providersRoutes(ctx: MockContext, providers: ProviderStore, tenancy: Tenancy, mcpServers: McpFixtureServers): RouteSpec[] {
+export function providersRoutes(ctx: MockContext, providers: ProviderStore, tenancy: Tenancy): RouteSpec[] {
   const find = (providerId: string): StoredProvider => {
     const found = providers.get(tenancy.organizationId, providerId);
     if (!found) throw controlPlaneErrors.providerNotFound(providerId);
@@ -83,7 +82,7 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
             clientName: body.name,
             redirectUri: `${scope.baseUrl}/v2/auth/callback/${encodeURIComponent(wellFormed(body.provider_id))}`,
           },
-          discoveryFetch(scope, mcpServers, ctx.options.allowOutbound),
+          discoveryFetch(scope, ctx.options.allowOutbound),
         );
         // Another request may have taken the slug while discovery was waiting on the network.
         refuseDuplicate(body.provider_id);

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 
 /**
  * The top of the code tree this module runs from: `src/` under the test suite, `dist/` when built.
- * Files shipped beside the code (schemas, prebuilt validators and YAML, the inspector's page) and the
+ * Files shipped beside the code (schemas, prebuilt validators, the inspector's page) and the
  * package's own folders are found from here rather than from each module's own URL, because the built
  * package runs as a bundle (dist/*.js and dist/chunks/, scripts/bundle.mjs) whose modules no longer sit
  * in the folders their sources did. The nearest ancestor named `src` or `dist` is the one: nothing

@@ -1,7 +1,6 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { yaml as yamlPackage } from "./lazy-modules.js";
-import { prebuiltYaml } from "./prebuilt-yaml.js";
 import type { LoadProblem } from "./load-error.js";
 import { MAX_DEPTH, jsonTextDepth, shapeProblem } from "./shape-limits.js";
 import { freezeJson } from "./json.js";
@@ -19,8 +18,8 @@ export interface SourceDocument {
 
 const EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 
-/** How YAML files are parsed (the build parses the bundled ones the same way: prebuilt-yaml.ts). */
-export const YAML_OPTIONS = { uniqueKeys: true, maxAliasCount: 100 } as const;
+/** How YAML files are parsed: duplicate keys are errors, and aliases are limited. */
+const YAML_OPTIONS = { uniqueKeys: true, maxAliasCount: 100 } as const;
 
 /**
  * Reads files and folders (a folder: its .json/.yaml/.yml files, sorted by name) into documents.
@@ -121,7 +120,7 @@ export function parseDocument(file: string, text: string, problems: LoadProblem[
       problems.push({ file, pointer: "", reason: `refused: nested deeper than ${MAX_DEPTH} levels` });
       return undefined;
     }
-    const content: unknown = yaml ? (prebuiltYaml(text) ?? yamlPackage().parse(text, YAML_OPTIONS)) : JSON.parse(text);
+    const content: unknown = yaml ? yamlPackage().parse(text, YAML_OPTIONS) : JSON.parse(text);
     const shape = yaml ? shapeProblem(content) : undefined;
     if (shape) {
       problems.push({ file, pointer: "", reason: `refused: ${shape}` });

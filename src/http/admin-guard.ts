@@ -4,12 +4,12 @@ import { cors, originAllowed } from "./cors.js";
 
 /** Content types a state-changing admin request may carry (no HTML form can send these without a preflight). */
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
-/** `POST /_mock/scenarios` also takes a scenario file's YAML. */
+/** `POST /_mock/scenarios` and `POST /_mock/overrides` also take a scenario file's YAML. */
 const YAML_TYPE = /^(application|text)\/(x-)?yaml\s*(;|$)/i;
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** The admin API's paths (matched as express matched its mount path: case-insensitively). */
 const ADMIN_PATH = /^\/_mock(\/|$)/i;
-const SCENARIOS_PATH = /^\/_mock\/scenarios\/?$/i;
+const SCENARIOS_PATH = /^\/_mock\/(scenarios|overrides)\/?$/i;
 
 export interface AdminGuardOptions {
   /** MockOptions.corsOrigins: the only other origins the admin API answers. */

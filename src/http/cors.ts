@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
 
 const EXPOSED = "Content-Location, Location, X-Pagination-Next, X-Pagination-Total";
@@ -21,27 +22,32 @@ export function originAllowed(policy: CorsPolicy, origin: string): boolean {
  * default any origin gets `Access-Control-Allow-Origin: *` without credentials (DESIGN §11), the
  * requested method and headers, and the headers the SDKs read exposed. With configured origins only
  * those are answered, by name and with credentials; any other origin gets no CORS headers, so the
- * browser keeps the response from the page.
+ * browser keeps the response from the page. Returns the headers for this request (none for a request
+ * without an allowed Origin) and whether it is a preflight, which those headers answer.
  */
+export function corsHeaders(policy: CorsPolicy, req: IncomingMessage): { headers: Record<string, string>; preflight: boolean } | undefined {
+  const origin = req.headers.origin;
+  if (!origin || !originAllowed(policy, origin)) return undefined;
+  const headers: Record<string, string> = policy.origins
+    ? { "Access-Control-Allow-Origin": origin, Vary: "Origin", "Access-Control-Allow-Credentials": "true" }
+    : { "Access-Control-Allow-Origin": "*" };
+  headers["Access-Control-Expose-Headers"] = EXPOSED;
+  const preflight = req.method === "OPTIONS" && Boolean(req.headers["access-control-request-method"]);
+  if (preflight) {
+    headers["Access-Control-Allow-Methods"] = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
+    headers["Access-Control-Allow-Headers"] = String(req.headers["access-control-request-headers"] ?? "*");
+    headers["Access-Control-Max-Age"] = "600";
+  }
+  return { headers, preflight };
+}
+
+/** corsHeaders as middleware (the admin guard's, for the origins it lets in): a preflight is answered 200. */
 export function cors(policy: CorsPolicy = {}): RequestHandler {
   return (req, res, next) => {
-    const origin = req.headers.origin;
-    if (!origin || !originAllowed(policy, origin)) return next();
-    if (policy.origins) {
-      res.setHeader("Access-Control-Allow-Origin", origin);
-      res.setHeader("Vary", "Origin");
-      res.setHeader("Access-Control-Allow-Credentials", "true");
-    } else {
-      res.setHeader("Access-Control-Allow-Origin", "*");
-    }
-    res.setHeader("Access-Control-Expose-Headers", EXPOSED);
-    if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
-      res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS");
-      res.setHeader("Access-Control-Allow-Headers", req.headers["access-control-request-headers"] ?? "*");
-      res.setHeader("Access-Control-Max-Age", "600");
-      res.status(200).end();
-      return;
-    }
+    const found = corsHeaders(policy, req);
+    if (!found) return next();
+    res.set(found.headers);
+    if (found.preflight) return void res.status(200).end();
     next();
   };
 }

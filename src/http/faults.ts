@@ -1,5 +1,4 @@
-import type { Request, RequestHandler, Response } from "express";
-import type { MockClock } from "../core/clock.js";
+import type { Request } from "express";
 import { isPlainObject } from "../core/json.js";
 import type { Random, RandomState } from "../core/random.js";
 import { contains } from "../core/contains.js";
@@ -65,10 +64,7 @@ export class Faults {
   private nextId = 1;
   private readonly start: RandomState;
 
-  constructor(
-    private readonly random: Random,
-    private readonly clock: MockClock,
-  ) {
+  constructor(private readonly random: Random) {
     this.start = random.checkpoint();
   }
 
@@ -102,16 +98,13 @@ export class Faults {
     this.random.restore(this.start);
   }
 
-  /** The middleware a declared route runs after its body is read: applies the first firing rule. */
-  middleware(module: ServiceModule, spec: RouteSpec): RequestHandler {
-    return (req, res, next) => {
-      if (this.rules.length === 0) return next();
-      const rule = this.firing(req, module, spec);
-      if (!rule) return next();
-      const [kind, params] = Object.entries(rule.fault)[0] as [FaultKind, Record<string, unknown>];
-      res.locals.fault = { id: rule.id, kind };
-      this.apply(kind, params, rule.id, req, res, next);
-    };
+  /** The first rule that matches this request and fires (counted as fired), if any: the fault stage applies it. */
+  pick(req: Request, module: ServiceModule, spec: RouteSpec): { id: string; kind: FaultKind; params: Record<string, unknown> } | undefined {
+    if (this.rules.length === 0) return undefined;
+    const rule = this.firing(req, module, spec);
+    if (!rule) return undefined;
+    const [kind, params] = Object.entries(rule.fault)[0] as [FaultKind, Record<string, unknown>];
+    return { id: rule.id, kind, params };
   }
 
   private firing(req: Request, module: ServiceModule, spec: RouteSpec): LiveRule | undefined {
@@ -129,81 +122,8 @@ export class Faults {
     return undefined;
   }
 
-  private apply(kind: FaultKind, p: Record<string, unknown>, id: string, req: Request, res: Response, next: (err?: unknown) => void): void {
-    switch (kind) {
-      case "latency": {
-        const controller = new AbortController();
-        res.once("close", () => controller.abort());
-        this.clock.sleep(this.latencyMs(p), controller.signal).then(() => next(), () => undefined);
-        return;
-      }
-      case "status": {
-        res.status(p.status as number).set((p.headers as Record<string, string>) ?? {});
-        if (p.body === undefined) res.end();
-        else if (typeof p.body === "string") res.type("text/plain").send(p.body);
-        else res.json(p.body);
-        return;
-      }
-      case "reset":
-        // An RST before any byte of the answer, as a proxy that drops the connection.
-        req.socket.resetAndDestroy();
-        return;
-      case "empty":
-        // The connection closes with nothing written (curl: "Empty reply from server").
-        req.socket.destroy();
-        return;
-      case "malformed":
-        // Half the JSON, still labelled JSON: the client's parser fails, not its transport.
-        return this.rewriteJson(res, next, (text) => void res.type("application/json").send(text.slice(0, Math.max(1, Math.floor(text.length / 2)))));
-      case "drip":
-        return this.rewriteJson(res, next, (text) => void this.drip(res, Buffer.from(text), p.bytes as number, p.every_ms as number));
-      default: {
-        const fault: StreamFault = {
-          id,
-          kind: kind as StreamFault["kind"],
-          afterEvents: p.after_events as number,
-          error: (p.error as string | undefined) ?? "InjectedFault",
-          message: (p.message as string | undefined) ?? "fault injected by agent-platform-mock",
-        };
-        res.locals.streamFault = fault;
-        return next();
-      }
-    }
-  }
-
-  /**
-   * Has every JSON answer of this response written by `write`: a route's answer (the registrar calls
-   * `res.locals.writeJsonText`, whether the handler returned a value or pre-serialised text) and any
-   * error answered through `res.json`.
-   */
-  private rewriteJson(res: Response, next: () => void, write: (text: string) => void): void {
-    res.locals.writeJsonText = write;
-    res.json = ((body: unknown) => {
-      write(JSON.stringify(body) ?? "null");
-      return res;
-    }) as Response["json"];
-    next();
-  }
-
-  /** Writes the body a few bytes at a time, on the mock's clock. */
-  private async drip(res: Response, bytes: Buffer, size: number, everyMs: number): Promise<void> {
-    res.setHeader("Content-Type", "application/json; charset=utf-8");
-    res.setHeader("Content-Length", String(bytes.length));
-    const controller = new AbortController();
-    res.once("close", () => controller.abort());
-    try {
-      for (let at = 0; at < bytes.length; at += size) {
-        if (at > 0) await this.clock.sleep(everyMs, controller.signal);
-        res.write(bytes.subarray(at, at + size));
-      }
-      res.end();
-    } catch {
-      // The client left mid-drip.
-    }
-  }
-
   /** A delay for a latency fault: fixed, uniform, or log-normal from its median and 99th percentile. */
-  private latencyMs(p: Record<string, unknown>): number {
+  latencyMs(p: Record<string, unknown>): number {
     if (typeof p.ms === "number") return p.ms;
     if (typeof p.min_ms === "number") return (p.min_ms as number) + this.random.next() * Math.max(0, (p.max_ms as number) - (p.min_ms as number));
     const median = p.median_ms as number;

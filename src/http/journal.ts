@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from "express";
+import { exchangeOf, type Exchange } from "./exchange.js";
 import type { MockClock } from "../core/clock.js";
 import { formatTimestamp } from "../core/clock.js";
 import { rawBodyOf } from "./json-body.js";
@@ -59,9 +60,6 @@ type StoredBody = { text: string } | { truncated: { $truncated: true; size: numb
  */
 type StoredEntry = Omit<JournalEntry, "body" | "received_at" | "headers" | "query"> & { stored: StoredBody; received_at: number; queryAndHeaders: string };
 
-/** Where a request's notes wait in `res.locals` until the request is recorded. */
-const NOTE = "journalNote";
-
 const NO_QUERY: Readonly<Record<string, never>> = Object.freeze({});
 
 /** The stored body of every request without one (most of them). */
@@ -83,7 +81,7 @@ export class Journal {
   private oldest = 0;
   private nextId = 1;
   /** Told of each entry recorded; `read` builds the entry as list() returns it, only when called. */
-  onRecord: ((read: () => JournalEntry) => void) | undefined;
+  private readonly listeners = new Set<(read: () => JournalEntry) => void>();
 
   constructor(
     private readonly clock: MockClock,
@@ -99,7 +97,7 @@ export class Journal {
       const path = req.path;
       // A response emits "close" once, whether it finished or the client went away first: one
       // listener per request where "finish" and "close" took two (and `on`, as `once` wraps it).
-      res.on("close", () => this.safeRecord(req, path, res.statusCode, res.locals, started, performance.now() - startedReal));
+      res.on("close", () => this.safeRecord(req, path, res.statusCode, exchangeOf(res), started, performance.now() - startedReal));
       next();
     };
   }
@@ -117,19 +115,6 @@ export class Journal {
     return matches.map((e) => publicEntry(e, this.options.showSecrets));
   }
 
-  /**
-   * Adds facts to the entry this request will get (the scenario that answered, near misses…). They
-   * are kept with the response's locals until it is recorded: a WeakMap entry per request cost more.
-   */
-  annotate(req: Request, note: Record<string, unknown>): void {
-    const locals = req.res?.locals;
-    if (!locals) return;
-    // The request's own object, added to in place: notes come from the mock's code, never from a client.
-    const kept = locals[NOTE] as Record<string, unknown> | undefined;
-    if (kept) Object.assign(kept, note);
-    else locals[NOTE] = { ...note };
-  }
-
   clear(): void {
     this.entries = [];
     this.oldest = 0;
@@ -140,19 +125,19 @@ export class Journal {
    * Runs in a response event, outside any handler: an exception here would end the process. The
    * journal is a diagnostic; an entry it cannot keep is kept without its body instead.
    */
-  private safeRecord(req: Request, path: string, status: number, locals: Record<string, unknown>, started: number, durationMs: number): void {
+  private safeRecord(req: Request, path: string, status: number, x: Exchange, started: number, durationMs: number): void {
     try {
-      this.record(req, path, status, locals, started, durationMs);
+      this.record(req, path, status, x, started, durationMs);
     } catch {
       try {
-        this.record(req, path, status, locals, started, durationMs, NO_BODY);
+        this.record(req, path, status, x, started, durationMs, NO_BODY);
       } catch {
         // Nothing left to keep: the request is simply not journaled.
       }
     }
   }
 
-  private record(req: Request, path: string, status: number, locals: Record<string, unknown>, started: number, durationMs: number, body?: StoredBody): void {
+  private record(req: Request, path: string, status: number, x: Exchange, started: number, durationMs: number, body?: StoredBody): void {
     const stored = body ?? this.storeBody(req);
     const entry: StoredEntry = {
       id: this.nextId++,
@@ -162,15 +147,22 @@ export class Journal {
       queryAndHeaders: JSON.stringify([req.url.includes("?") ? req.query : NO_QUERY, req.headers]),
       stored,
       status,
-      route: typeof locals.route === "string" ? locals.route : null,
-      fault: (locals.fault as JournalEntry["fault"]) ?? null,
+      route: x.route?.spec.name ?? null,
+      fault: x.fault ?? null,
       received_at: started,
       duration_ms: Math.round(durationMs * 1000) / 1000,
     };
-    const note = locals[NOTE] as Record<string, unknown> | undefined;
-    if (note) entry.note = note;
+    if (x.note) entry.note = x.note;
     this.keep(entry);
-    this.onRecord?.(() => publicEntry(entry, this.options.showSecrets));
+    if (this.listeners.size === 0) return;
+    const read = () => publicEntry(entry, this.options.showSecrets);
+    for (const listener of this.listeners) listener(read);
+  }
+
+  /** Tells `listener` of each entry recorded from now on (the change feed, `waitFor`); returns the unsubscribe. */
+  subscribe(listener: (read: () => JournalEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   private keep(entry: StoredEntry): void {

@@ -1,4 +1,3 @@
-import type { ErrorRequestHandler } from "express";
 import { HttpError, detailError, validationError } from "./http-error.js";
 import { MAX_DEPTH, jsonTextDepth } from "../core/shape-limits.js";
 
@@ -46,14 +45,6 @@ export function bodyProblem(err: unknown): BodyProblem | undefined {
   if (e?.type === TOO_DEEP) return { kind: "too_deep", position: 0, message: e.message ?? "JSON nested too deep" };
   if (e?.type === "entity.too.large") return { kind: "too_large", position: 0, message: "Request Entity Too Large" };
   return undefined;
-}
-
-/** An error handler that maps body problems with the given function and passes everything else on. */
-export function onBodyProblem(map: (problem: BodyProblem) => Error): ErrorRequestHandler {
-  return (err, _req, _res, next) => {
-    const problem = bodyProblem(err);
-    next(problem ? map(problem) : err);
-  };
 }
 
 /**

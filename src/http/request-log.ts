@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import type { MockContext } from "../context.js";
+import { exchangeOf } from "./exchange.js";
 
 /** One finished request, as `onRequest` (MockOptions) receives it: what the CLI prints per request. */
 export interface RequestLogEntry {
@@ -9,7 +9,7 @@ export interface RequestLogEntry {
   status: number;
   /** Wall-clock milliseconds from arrival to the last byte (a stream: to its end). */
   durationMs: number;
-  /** The scenario whose run answered (run routes only). */
+  /** The scenario whose run answered (run routes, streamed or not), as the run noted it for the journal. */
   scenario?: string;
   /** The fault rule that answered or changed the response (docs/faults.md). */
   fault?: { id: string; kind: string };
@@ -19,14 +19,11 @@ export interface RequestLogEntry {
   aborted: boolean;
 }
 
-/** A run route's response names its run in Content-Location (`…/runs/{run_id}`). */
-const RUN_LOCATION = /\/runs\/([0-9a-f-]{36})$/;
-
 /**
  * Calls `onRequest` once per finished request. Nothing is computed unless a listener is given, and
  * the listener is called after the response is complete, off the request's own path.
  */
-export function requestLog(ctx: MockContext, onRequest: ((entry: RequestLogEntry) => void) | undefined): RequestHandler {
+export function requestLog(onRequest: ((entry: RequestLogEntry) => void) | undefined): RequestHandler {
   if (!onRequest) return (_req, _res, next) => next();
   return (req, res, next) => {
     const started = performance.now();
@@ -35,10 +32,12 @@ export function requestLog(ctx: MockContext, onRequest: ((entry: RequestLogEntry
     const finish = (aborted: boolean) => {
       if (done) return;
       done = true;
-      const location = res.getHeader("content-location");
-      const runId = typeof location === "string" ? RUN_LOCATION.exec(location)?.[1] : undefined;
-      const scenario = runId ? ctx.data.runs.get(runId)?.scenario : undefined;
-      onRequest({ method: req.method, path, status: res.statusCode, durationMs: performance.now() - started, scenario, fault: res.locals.fault as RequestLogEntry["fault"], admin: path.startsWith("/_mock"), aborted });
+      // The facts the request noted for its journal entry: a run names its scenario there as it starts,
+      // whatever way its answer is then written (a stream's head goes out with writeHead).
+      const x = exchangeOf(res);
+      const noted = x.note?.scenario;
+      const scenario = typeof noted === "string" ? noted : undefined;
+      onRequest({ method: req.method, path, status: res.statusCode, durationMs: performance.now() - started, scenario, fault: x.fault, admin: path.startsWith("/_mock"), aborted });
     };
     res.on("finish", () => finish(false));
     res.on("close", () => finish(!res.writableFinished));

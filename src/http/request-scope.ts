@@ -1,6 +1,7 @@
-import type { Request } from "express";
+import type { Request, Response } from "express";
 import type { MockContext } from "../context.js";
 import type { StreamFault } from "./faults.js";
+import { noteOn, type Exchange } from "./exchange.js";
 import type { RequestScope } from "./route.js";
 
 /**
@@ -16,15 +17,19 @@ export class HttpRequestScope implements RequestScope {
   private origin: string | undefined;
   private controller: AbortController | undefined;
 
+  private readonly req: Request;
+
   constructor(
-    private readonly req: Request,
+    private readonly x: Exchange,
     private readonly ctx: MockContext,
     readonly mount: Record<string, string>,
+    readonly inject: RequestScope["inject"],
   ) {
-    this.method = req.method;
-    this.url = req.originalUrl;
-    this.sentBody = req.body;
-    this.streamFault = req.res?.locals.streamFault as StreamFault | undefined;
+    this.req = x.req;
+    this.method = x.req.method;
+    this.url = x.req.originalUrl;
+    this.sentBody = x.req.body;
+    this.streamFault = x.streamFault;
   }
 
   get path(): string {
@@ -44,12 +49,12 @@ export class HttpRequestScope implements RequestScope {
   }
 
   get signal(): AbortSignal {
-    this.controller ??= abortedWhenClientLeaves(this.req);
+    this.controller ??= abortedWhenClientLeaves(this.x.res);
     return this.controller.signal;
   }
 
   /** A bound function: domain code hands it on by itself (`note: scope.note`). */
-  readonly note = (facts: Record<string, unknown>): void => this.ctx.journal.annotate(this.req, facts);
+  readonly note = (facts: Record<string, unknown>): void => noteOn(this.x.res, facts);
 
   /** Where the request was sent: the mock's URLs point back there unless a public URL is configured. */
   private requestOrigin(): string {
@@ -58,13 +63,16 @@ export class HttpRequestScope implements RequestScope {
   }
 }
 
-/** Aborts when the client goes away before its answer is complete (also if it already has). */
-function abortedWhenClientLeaves(req: Request): AbortController {
+/**
+ * Aborts when the client goes away before its answer is complete (also if it already has). The
+ * response's "close" tells: the request's comes as soon as its body has been read.
+ */
+function abortedWhenClientLeaves(res: Response): AbortController {
   const controller = new AbortController();
   const gone = () => {
-    if (!req.res?.writableFinished) controller.abort();
+    if (!res.writableFinished) controller.abort();
   };
-  if (req.closed) gone();
-  else req.once("close", gone);
+  if (res.closed) gone();
+  else res.once("close", gone);
   return controller;
 }

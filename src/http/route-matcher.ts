@@ -13,6 +13,9 @@ type Segment = { literal: string } | { param: string };
 interface Entry<T> {
   /** Registration order: the first registered route that matches wins, as in express. */
   order: number;
+  method: string;
+  /** OpenAPI form: `/threads/{thread_id}`. */
+  path: string;
   segments: readonly Segment[];
   value: T;
 }
@@ -24,13 +27,18 @@ interface Entry<T> {
  * with `decodeURIComponent` (a malformed escape is 400 `Failed to decode param '…'`). HEAD requests
  * are answered by GET routes.
  *
+ * It is also the mock's one list of routes: it tells "no such path" (404) from "path exists, other
+ * method" (405 with the methods for Allow), as the real services do, and lists what is served.
+ * OPTIONS entries are CORS preflights: neither listed nor allowed.
+ *
  * Express tries every registered route in turn, ~300 of them here; this looks at the few whose method,
- * segment count and first segment fit, which takes the router off the cost of every request.
+ * segment count and first segment fit.
  */
 export class RouteMatcher<T> {
   /** method → segment count → first segment (lowercase, or WILDCARD for a parameter) → routes in order. */
   private readonly buckets = new Map<string, Map<number, Map<string, Entry<T>[]>>>();
-  private count = 0;
+  /** Every entry in registration order. */
+  private readonly all: Entry<T>[] = [];
 
   /** `path` in OpenAPI form: `/threads/{thread_id}/runs`. */
   add(method: string, path: string, value: T): void {
@@ -44,7 +52,34 @@ export class RouteMatcher<T> {
     if (!byFirst) byLength.set(segments.length, (byFirst = new Map()));
     let bucket = byFirst.get(key);
     if (!bucket) byFirst.set(key, (bucket = []));
-    bucket.push({ order: this.count++, segments, value });
+    const entry = { order: this.all.length, method: m, path, segments, value };
+    bucket.push(entry);
+    this.all.push(entry);
+  }
+
+  /** What was registered, in order (preflights included). */
+  values(): T[] {
+    return this.all.map((e) => e.value);
+  }
+
+  /** Every served route as `{method, path}` in express syntax (`/threads/:thread_id`), HEAD after each GET. */
+  list(): { method: string; path: string }[] {
+    return this.all.filter((e) => e.method !== "OPTIONS").flatMap((e) => {
+      const path = expressPath(e.path);
+      return e.method === "GET" ? [{ method: "GET", path }, { method: "HEAD", path }] : [{ method: e.method, path }];
+    });
+  }
+
+  /** The methods served on a request path (HEAD with GET), in registration order; empty when no route has that path. */
+  allowedMethods(path: string): string[] {
+    const parts = split(path);
+    const methods = new Set<string>();
+    for (const entry of this.all) {
+      if (entry.method === "OPTIONS" || entry.segments.length !== parts.length || !fits(entry, parts)) continue;
+      methods.add(entry.method);
+      if (entry.method === "GET") methods.add("HEAD");
+    }
+    return [...methods];
   }
 
   /** The route for a request path (as sent, without the query), or undefined. */
@@ -67,6 +102,9 @@ export class RouteMatcher<T> {
 }
 
 const WILDCARD = "{}";
+
+/** `/threads/{thread_id}` → `/threads/:thread_id` (express 5 path syntax); once per path and process. */
+export const expressPath = perProcess((path: string): string => path.replace(/\{([^}]+)\}/g, ":$1"));
 
 /** Segments by declared path, shared by every mock of the process: each start declares the same few hundred routes. */
 const segmentsOf = perProcess((path: string): readonly Segment[] =>

@@ -3,28 +3,113 @@ import { isPlainObject, setOwn } from "../core/json.js";
 /** What a redacted value is written as: visibly not the original, and easy to grep for before sharing. */
 export const REDACTED = "[redacted]";
 
-/** Keys whose string values are credentials (suffix match, so `input_tokens` counts stay numbers and stay). */
-const SECRET_KEY = /(^|[_-])(api[_-]?key|token|access[_-]?token|refresh[_-]?token|secret|client[_-]?secret|password|passwd|authorization|cookie|credentials?)$/i;
-/** Credential shapes worth catching wherever they sit in text: provider API keys and bearer tokens. */
-const SECRET_TEXT = [/\b(?:sk|lsv2|ls__|ghp|gho|xox[abpr])[-_][A-Za-z0-9_-]{12,}/g, /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g];
+/**
+ * Credential key names, compared after folding case and dropping every character that is not a letter
+ * or digit, so `openaiApiKey`, `OPENAI_API_KEY`, `openai-api-key` and `openai.api.key` all read
+ * `openaiapikey`. A key is a credential when its folded name ends with one of SECRET_KEY_ENDINGS or
+ * contains one of SECRET_KEY_PARTS. Listed in docs/recording.md ("Keep secrets out").
+ */
+export const SECRET_KEY_ENDINGS = [
+  "apikey",
+  "apitoken",
+  "token",
+  "secret",
+  "secretkey",
+  "accesskey",
+  "privatekey",
+  "signingkey",
+  "encryptionkey",
+  "sessionkey",
+  "masterkey",
+  "password",
+  "passwd",
+  "passphrase",
+  "pwd",
+  "authorization",
+  "auth",
+  "cookie",
+  "credential",
+  "credentials",
+  "signature",
+  "sessionid",
+  "bearer",
+  "jwt",
+] as const;
+export const SECRET_KEY_PARTS = ["secret", "password", "passwd", "credential", "apikey", "privatekey", "accesskey"] as const;
+
+/** Folded names whose ending looks like a credential but are not one (counts and cursors of the SDKs). */
+const NOT_SECRET_KEYS = new Set(["tokens", "maxtokens", "totaltokens", "inputtokens", "outputtokens"]);
+
+/** True when values under `key` are credentials (see SECRET_KEY_ENDINGS). */
+export function isSecretKey(key: string): boolean {
+  const folded = key.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (folded === "" || NOT_SECRET_KEYS.has(folded)) return false;
+  return SECRET_KEY_ENDINGS.some((end) => folded.endsWith(end)) || SECRET_KEY_PARTS.some((part) => folded.includes(part));
+}
 
 /**
- * Removes secrets from recorded data before it is written to disk: values under credential-named keys,
- * credential-shaped text, and every exact occurrence of the strings the recorder was told are secret
- * (its own `--api-key`, so a key echoed back by the server never lands in a file).
+ * Credential shapes caught wherever they sit in text, listed in docs/recording.md. Each is specific
+ * enough not to blank out ordinary prose; `Basic` is checked further by decoding (see `basic`).
+ */
+const SECRET_TEXT: readonly RegExp[] = [
+  // PEM private keys, whole blocks.
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
+  // JWT (and JWS/JWE compact forms): a base64url JSON header, a payload, an optional signature.
+  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+  // Provider keys: OpenAI/Anthropic/Stripe `sk-`/`sk_`, LangSmith, Slack, Hugging Face, GitHub tokens.
+  /\b(?:sk|rk|lsv2|ls__|xox[abpre]|hf)[-_][A-Za-z0-9_-]{12,}/g,
+  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/g,
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  // AWS access key ids (the secret key itself has no shape of its own; it is caught by its key name).
+  /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b/g,
+  // Google API keys, OAuth access tokens and OAuth client secrets.
+  /\bAIza[0-9A-Za-z_-]{35}/g,
+  /\bya29\.[0-9A-Za-z_-]{20,}/g,
+  /\bGOCSPX-[0-9A-Za-z_-]{20,}/g,
+  // `Bearer <token>` in headers quoted as text.
+  /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g,
+];
+/** `name=value` / `name: value` pairs in text (env files, query strings, logs) whose name is a credential's: the value goes. */
+const SECRET_PAIR = /(\b[A-Za-z0-9_.-]*(?:secret|password|passwd|api[_-]?key|access[_-]?key|private[_-]?key|token)["']?\s*[:=]\s*["']?)[^\s"'&,;]{8,}/gi;
+/** `Basic <base64 of user:password>`: replaced only when the text decodes to such a pair. */
+const BASIC = /\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})/g;
+/** Credentials in URLs: `scheme://user:password@host`. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
+
+/** How many secrets seen in client headers are kept at once (the most recent); the configured key is always kept. */
+const MAX_REMEMBERED = 64;
+
+/**
+ * Removes secrets from recorded data before it is written to disk: values under credential-named keys
+ * (every string nested under them too), credential-shaped text, and every exact occurrence of the
+ * strings the recorder knows are secret — its own `--api-key` and the credentials clients sent in
+ * headers, so a key echoed back by the server never lands in a file.
  */
 export class Redactor {
-  private readonly known: string[];
+  private readonly fixed: string[];
+  private readonly remembered: string[] = [];
+
   constructor(knownSecrets: readonly (string | undefined)[]) {
-    // Short strings would blank out ordinary words; a real key is long.
-    this.known = knownSecrets.filter((s): s is string => typeof s === "string" && s.length >= 8);
+    this.fixed = knownSecrets.filter(isLongEnough);
+  }
+
+  /** Keeps a credential a client sent (a header value) so its occurrences in data are redacted too. */
+  remember(secret: string | undefined): void {
+    if (!isLongEnough(secret) || this.fixed.includes(secret)) return;
+    const at = this.remembered.indexOf(secret);
+    if (at >= 0) this.remembered.splice(at, 1);
+    this.remembered.push(secret);
+    if (this.remembered.length > MAX_REMEMBERED) this.remembered.shift();
   }
 
   text(value: string): string {
     let out = value;
-    for (const secret of this.known) out = out.split(secret).join(REDACTED);
+    // Longest first, so a secret that contains another is removed whole.
+    for (const secret of [...this.fixed, ...this.remembered].sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED);
     for (const pattern of SECRET_TEXT) out = out.replace(pattern, REDACTED);
-    return out;
+    out = out.replace(SECRET_PAIR, `$1${REDACTED}`);
+    out = out.replace(BASIC, (found, encoded: string) => (isBasicPair(encoded) ? `Basic ${REDACTED}` : found));
+    return out.replace(URL_USERINFO, `$1${REDACTED}@`);
   }
 
   json(value: unknown): unknown {
@@ -34,10 +119,33 @@ export class Redactor {
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(value)) {
         const item = value[key];
-        setOwn(out, key, typeof item === "string" && SECRET_KEY.test(key) ? REDACTED : this.json(item));
+        setOwn(out, this.text(key), isSecretKey(key) ? hideStrings(item) : this.json(item));
       }
       return out;
     }
     return value;
   }
+}
+
+function isLongEnough(secret: string | undefined): secret is string {
+  // Short strings would blank out ordinary words; a real key is long.
+  return typeof secret === "string" && secret.length >= 8;
+}
+
+/** Every string under a credential key becomes REDACTED; numbers, booleans and the shape stay. */
+function hideStrings(value: unknown): unknown {
+  if (typeof value === "string") return REDACTED;
+  if (Array.isArray(value)) return value.map(hideStrings);
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) setOwn(out, key, hideStrings(value[key]));
+    return out;
+  }
+  return value;
+}
+
+function isBasicPair(encoded: string): boolean {
+  if (encoded.length % 4 !== 0) return false;
+  const decoded = Buffer.from(encoded, "base64").toString("latin1");
+  return /^[\x20-\x7e]+:[\x20-\x7e]*$/.test(decoded);
 }

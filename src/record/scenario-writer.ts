@@ -80,12 +80,14 @@ export class ScenarioWriter {
 
   private start(run: RecordedRun): Recording {
     this.count += 1;
-    const slug = slugOf(lastUserText(run.request.input)) || (run.threadId ? "thread" : "stateless");
+    // Named from the message the client sent, redacted first: a key quoted in it never reaches the name.
+    const text = lastUserText(run.request.input);
+    const slug = slugOf(text === undefined ? undefined : this.options.redactor.text(text)) || (run.threadId ? "thread" : "stateless");
     const name = `rec-${String(this.count).padStart(3, "0")}-${slug}`;
     const file = join(this.options.out, `${name}.${this.options.format === "json" ? "json" : "yaml"}`);
     const scenario: Record<string, unknown> = {
       name,
-      description: `Recorded from ${this.options.source}${run.threadId ? "" : " (stateless run)"}.`,
+      description: `Recorded from ${this.options.redactor.text(this.options.source)}${run.threadId ? "" : " (stateless run)"}.`,
       // Each recorded run answers once, so a session that sent the same input twice replays both answers in order.
       once: true,
     };
@@ -100,7 +102,7 @@ export class ScenarioWriter {
   /** Match on the assistant and on the last user message's text (or the whole input when it has no messages). */
   private match(run: RecordedRun): Record<string, unknown> | undefined {
     const match: Record<string, unknown> = {};
-    if (typeof run.request.assistant_id === "string") match.assistant_id = run.request.assistant_id;
+    if (typeof run.request.assistant_id === "string") match.assistant_id = this.options.redactor.text(run.request.assistant_id);
     const input = run.request.input;
     const messages = isPlainObject(input) && Array.isArray(input.messages) ? input.messages : undefined;
     const text = lastUserText(input);
@@ -130,14 +132,14 @@ export class ScenarioWriter {
       const delay = Math.max(0, Math.round(item.atMs - previousAt));
       previousAt = item.atMs;
       if (item.event === "error" && isPlainObject(item.data)) {
-        end = { error: { error: String(item.data.error ?? "Error"), message: String(clean(item.data.message ?? "")) } };
+        end = { error: { error: this.options.redactor.text(String(item.data.error ?? "Error")), message: String(clean(item.data.message ?? "")) } };
         continue;
       }
       if (!STREAM_MODE_EVENT.test(item.event)) continue; // metadata, feedback, end: the replaying server sends its own
       const interrupt = interruptOf(item.data);
       if (interrupt !== undefined) {
         // The replaying server re-creates this event from the ending (as updates or values, as the request asks).
-        end = { interrupt: run.interruptNode ? { value: clean(interrupt), node: run.interruptNode } : { value: clean(interrupt) } };
+        end = { interrupt: run.interruptNode ? { value: clean(interrupt), node: this.options.redactor.text(run.interruptNode) } : { value: clean(interrupt) } };
         const rest = omit(item.data as Record<string, unknown>, ["__interrupt__"]);
         if (item.event !== "values" || Object.keys(rest).length === 0) continue;
         events.push(withDelay({ event: item.event, data: clean(rest) }, delay));
@@ -145,7 +147,7 @@ export class ScenarioWriter {
       }
       if (isPlainObject(item.data) && "__error__" in item.data) {
         const error = item.data.__error__;
-        end = { error: { error: isPlainObject(error) ? String(error.error ?? "Error") : "Error", message: isPlainObject(error) ? String(clean(error.message ?? "")) : String(clean(error)) } };
+        end = { error: { error: isPlainObject(error) ? this.options.redactor.text(String(error.error ?? "Error")) : "Error", message: isPlainObject(error) ? String(clean(error.message ?? "")) : String(clean(error)) } };
         continue;
       }
       events.push(withDelay({ event: item.event, data: clean(item.data) }, delay));

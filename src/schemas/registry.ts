@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { makeAjv, VALIDATOR_MODES, type ValidatorMode } from "./validator-modes.js";
@@ -10,13 +10,6 @@ import { codePath } from "../core/code-root.js";
 export const SCHEMA_BASE = "https://agent-platform-mock.local/schemas/";
 
 const SCHEMA_DIR = codePath("schemas");
-
-/**
- * Written by the build (scripts/collect-schemas.mjs): every schema document of dist/schemas and their
- * fingerprint in one file, what collectSchemas() gives for that folder. A mock starting from dist/
- * reads it instead of listing, reading and digesting ~40 files.
- */
-export const COLLECTED_SCHEMAS = codePath("schema-documents.json");
 
 /** The schema documents of a folder, and a digest of every file (prebuilt validators are found under it). */
 export interface SchemaDocuments {
@@ -39,11 +32,6 @@ export function collectSchemas(dir: string): SchemaDocuments {
     digest.update(id).update("\0").update(text).update("\0");
   }
   return { fingerprint: digest.digest("hex"), texts };
-}
-
-/** The build's collected documents of dist/schemas; undefined from src/ (the test suite), which has none. */
-function collectedByBuild(): SchemaDocuments | undefined {
-  return existsSync(COLLECTED_SCHEMAS) ? (JSON.parse(readFileSync(COLLECTED_SCHEMAS, "utf8")) as SchemaDocuments) : undefined;
 }
 
 /**
@@ -73,7 +61,7 @@ export class SchemaRegistry {
     private readonly dir: string = SCHEMA_DIR,
     private readonly options: { validateSchemas?: boolean } = {},
   ) {
-    const { fingerprint, texts } = (dir === SCHEMA_DIR ? collectedByBuild() : undefined) ?? collectSchemas(dir);
+    const { fingerprint, texts } = collectSchemas(dir);
     this.texts = new Map(Object.entries(texts));
     this.fingerprint = fingerprint;
     this.prebuilt = new PrebuiltValidators(dir, this.fingerprint);

@@ -384,7 +384,7 @@ export interface ClockRequest {
 }
 export interface ResetRequest {
   /**
-   * all (default), store, feedback, journal or scenarios
+   * all (default), store, feedback, journal, scenarios or faults
    */
   scope?: unknown;
   [k: string]: unknown | undefined;
@@ -426,7 +426,7 @@ export interface JournalEntry {
   };
   received_at: string;
   /**
-   * What the mock noted while answering: {scenario, turn, run_id} for a run it created, or {near_miss: [reasons]} when no scenario matched
+   * What the mock noted while answering: {scenario, turn, run_id} for a run it created, {near_miss: [reasons]} when no scenario matched, {response_mismatches: [reasons]} when the answer did not fit its declaration (checkResponses)
    */
   note?: {
     [k: string]: unknown | undefined;
@@ -469,6 +469,29 @@ export interface FeedbackList {
 export interface FeedbackDeleted {
   ok: true;
   deleted: number;
+}
+/**
+ * What /_mock/wait/* takes besides its listing's filters.
+ */
+export interface WaitQuery {
+  /**
+   * how many matches to wait for (default 1)
+   */
+  count?: number;
+  /**
+   * real milliseconds before a 408 (default 5000)
+   */
+  timeout?: number;
+  [k: string]: unknown | undefined;
+}
+export interface OverrideAdded {
+  id: string;
+  names: string[];
+}
+export interface OverrideRemoved {
+  ok: true;
+  id: string;
+  names: string[];
 }
 export interface RunsQuery {
   thread_id?: string;

@@ -22,11 +22,9 @@ export class Collection<T> {
   private savedPending: Pending<T> = { ids: [], records: [] };
   /** Incremented on every write; derived views (sorted lists, indexes) cache against it. */
   version = 0;
-  /**
-   * Told of every write (id and new record, undefined for a delete; no id for clear or restore), for
-   * the mock's change feed. One optional call per write keeps writes cheap when nobody watches.
-   */
-  onWrite: ((id: string | undefined, record: T | undefined, previous: T | undefined) => void) | undefined;
+  private readonly listeners = new Set<WriteListener<T>>();
+  /** The listeners as one call, or none: one optional call per write keeps writes cheap when nobody watches. */
+  private onWrite: WriteListener<T> | undefined;
   /**
    * Whether onWrite is given the record a write replaced, asked at each write. Finding it is a lookup
    * per write — a good part of loading 100,000 generated records — so a listener that does not use
@@ -35,6 +33,30 @@ export class Collection<T> {
   onWriteTakesPrevious: () => boolean = () => true;
 
   constructor(readonly name: string) {}
+
+  /**
+   * Tells `listener` of every write from now on (id and new record, undefined for a delete; no id for
+   * clear or restore) — the change feed and `waitFor` each subscribe. Returns the unsubscribe.
+   */
+  subscribe(listener: WriteListener<T>): () => void {
+    this.listeners.add(listener);
+    this.wire();
+    return () => {
+      if (this.listeners.delete(listener)) this.wire();
+    };
+  }
+
+  private wire(): void {
+    const listeners = [...this.listeners];
+    this.onWrite =
+      listeners.length === 0
+        ? undefined
+        : listeners.length === 1
+          ? listeners[0]
+          : (id, record, previous) => {
+              for (const listener of listeners) listener(id, record, previous);
+            };
+  }
 
   get size(): number {
     this.settle();
@@ -152,6 +174,9 @@ export class Collection<T> {
     return this.items;
   }
 }
+
+/** What a collection's subscriber is told of a write. */
+export type WriteListener<T> = (id: string | undefined, record: T | undefined, previous: T | undefined) => void;
 
 /** Ids and records of add()s not in the map yet, in order. */
 interface Pending<T> {

@@ -59,8 +59,8 @@ describe("runs that can no longer be joined", () => {
     const app = express();
     const registrar = new Registrar(ctx);
     registrar.add(agentServerModule(ctx, agent));
-    app.use(registrar.dispatch);
-    app.use(errorHandler());
+    registrar.mountOn(app);
+    app.use(errorHandler(ctx.clock));
     return { agent, app };
   }
   const quick: ScenarioInput = { name: "quick", priority: -1, events: [{ event: "values", data: { a: 1 } }] };

@@ -30,8 +30,8 @@ describe("a route added to the agent-server module", () => {
     app = express();
     const registrar = new Registrar(ctx);
     registrar.add({ ...module, routes: [...module.routes, probe] });
-    app.use(registrar.dispatch);
-    app.use(errorHandler());
+    registrar.mountOn(app);
+    app.use(errorHandler(ctx.clock));
   });
 
   describe.each([

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -67,14 +67,27 @@ describe("the serve console", () => {
   it("prints Listening first, then a banner of what was loaded and where each surface is", () => {
     const lines = out.text.split("\n");
     expect(lines[0]).toBe(`Listening on ${url}`);
-    expect(out.text).toContain(`  tracing         ${url}/api/v1`);
-    expect(out.text).toContain(`  mock admin      ${url}/_mock`);
-    expect(out.text).toContain(`  OpenAPI         ${url}/openapi.json`);
+    expect(out.text).toContain(`  tracing         ${url}/api/v1/info\n`);
+    expect(out.text).toContain(`  mock admin      ${url}/_mock/openapi.json  (`);
+    expect(out.text).toContain(`  OpenAPI         ${url}/openapi.json\n`);
     expect(out.text).toMatch(/^Fixtures {3}.*fixtures\.json: 0 deployments, 0 OAuth providers, 0 integrations$/m);
     expect(out.text).toContain("Scenarios  1: one");
     expect(out.text).toContain("Seed       7");
-    expect(out.text).toMatch(/^Clock {6}fixed .*; lifecycle immediate$/m);
+    expect(out.text).toMatch(/^Clock {6}fixed \(seeded\): a wait jumps it ahead by itself; lifecycle immediate$/m);
     expect(out.text).toMatch(/^Stop with Ctrl\+C \(or SIGTERM\)/m);
+  });
+
+  it("every URL and path the banner names answers a GET with 200", async () => {
+    // The banner proper: after the Listening line (the origin, for tools) and before the first request's line.
+    const shown = out.text.slice(0, out.text.indexOf("Stop with Ctrl+C")).split("\n").slice(1).filter((line) => !line.startsWith("Fixtures"));
+    const urls = shown.flatMap((line) => [
+      ...[...line.matchAll(/https?:\/\/\S+/g)].map((m) => m[0]),
+      // A path in the banner's words (`(also /v2/auth/providers)`) is on the mock's own origin.
+      ...[...line.matchAll(/(?<=[\s(])\/[\w./-]*\w/g)].map((m) => `${url}${m[0]}`),
+    ]);
+    expect(urls.length).toBeGreaterThanOrEqual(8);
+    const statuses = await Promise.all(urls.map(async (u) => [u, (await fetch(u)).status] as const));
+    expect(statuses.filter(([, status]) => status !== 200)).toEqual([]);
   });
 
   it("logs one line per request: method, path, status, duration and the scenario that answered", async () => {
@@ -89,6 +102,22 @@ describe("the serve console", () => {
     const ok = out.next(/^([A-Z]+ +\/\S*) /m);
     await fetch(`${url}/ok`);
     expect((await ok)[1]).toBe("GET    /ok");
+  });
+
+  it("a streamed run's line names its scenario, and the fault rule that hit it", async () => {
+    const stream = (path: string) => fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ assistant_id: "agent" }) }).then((r) => r.text());
+    const plain = out.next(/^POST {3}\/runs\/stream 200 [\d.]+ms scenario=one$/m);
+    expect(await stream("/runs/stream")).toContain('"n":1');
+    await plain;
+    const rule = { id: "boom", match: { path: "/runs/stream" }, fault: { error_event: { after_events: 1 } } };
+    expect((await fetch(`${url}/_mock/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(rule) })).status).toBe(201);
+    try {
+      const faulted = out.next(/^POST {3}\/runs\/stream\?x=1 200 [\d.]+ms scenario=one fault=boom \(error_event\)$/m);
+      expect(await stream("/runs/stream?x=1")).toContain("event: error");
+      await faulted;
+    } finally {
+      await fetch(`${url}/_mock/faults/boom`, { method: "DELETE" });
+    }
   });
 
   it("--watch reloads a changed file and says what changed; a bad file keeps the previous set", async () => {
@@ -118,8 +147,25 @@ describe("stopping", () => {
     await expect(fetch(`${mockUrl}/ok`)).rejects.toThrow();
   });
 
+  it("record --exit-with-parent: the recorder exits when the process between it and its caller dies", async () => {
+    const sh = spawn("sh", ["-c", `"${process.execPath}" "${BIN}" record --target http://127.0.0.1:9 --out "${join(dir, "recorded")}" --port 0 --exit-with-parent; :`], { stdio: ["ignore", "pipe", "inherit"] });
+    const shOut = new Output(sh.stdout!);
+    const recorderUrl = (await shOut.next(/Listening on (http:\/\/\S+)/, true))[1]!;
+    // The target is a closed port: the proxy answers, with the gateway error.
+    expect((await fetch(`${recorderUrl}/ok`)).status).toBe(502);
+    const closed = new Promise((resolve) => sh.stdout!.on("close", resolve));
+    sh.kill("SIGKILL");
+    await closed;
+    await expect(fetch(`${recorderUrl}/ok`)).rejects.toThrow();
+  });
+
   it("the Python recipe (docs/examples/run_mock.py) starts, uses and stops the mock with the standard library", async () => {
-    const py = spawn("python3", [join(ROOT, "docs/examples/run_mock.py")], { env: { ...process.env, MOCK_COMMAND: `"${process.execPath}" "${BIN}"` }, stdio: ["ignore", "pipe", "pipe"] });
+    // A project with the package installed: the recipe starts node_modules/.bin/agent-platform-mock,
+    // here a script that execs the built CLI (one process, as npm's link to it is).
+    const project = join(dir, "python-project");
+    mkdirSync(join(project, "node_modules/.bin"), { recursive: true });
+    writeFileSync(join(project, "node_modules/.bin/agent-platform-mock"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const py = spawn("python3", [join(ROOT, "docs/examples/run_mock.py")], { cwd: project, env: { ...process.env, MOCK_COMMAND: undefined }, stdio: ["ignore", "pipe", "pipe"] });
     const pyOut = new Output(py.stdout!);
     const pyErr = new Output(py.stderr!);
     const code = await new Promise((resolve) => py.on("close", resolve));

@@ -42,8 +42,8 @@ describe("a route added to a control-plane module", () => {
     const registrar = new Registrar(ctx);
     registrar.add({ ...module, routes: [...module.routes, echo] });
     registrar.add({ ...fixtureServers, routes: [...fixtureServers.routes, formEcho] });
-    app.use(registrar.dispatch);
-    app.use(errorHandler());
+    registrar.mountOn(app);
+    app.use(errorHandler(ctx.clock));
   });
 
   it("in the control plane refuses a request without the API key (401 Invalid token)", async () => {

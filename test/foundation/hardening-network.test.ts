@@ -6,7 +6,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Express } from "express";
 import { createApp, startMockServer, type MockServer } from "../../src/index.js";
-import { StreamWriter } from "../../src/agent-server/sse.js";
+import { StreamWriter } from "../../src/http/stream-writer.js";
 
 /**
  * Regression tests for issue 11's network cases: other web pages and hosts, slow clients, clients

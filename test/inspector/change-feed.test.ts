@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import request from "supertest";
 import { createApp, inspectorUrl, startMockServer, type MockServer } from "../../src/index.js";
 import { EventBus } from "../../src/core/event-bus.js";
+import { Collection } from "../../src/store/collection.js";
 
 const SCENARIOS = [
   { name: "hello", match: { input: { messages: [{ content: { $contains: "hello" } }] } }, events: [{ event: "values", data: { messages: [] } }, { event: "values", delay_ms: 250, data: { messages: [{ type: "ai", content: "hi" }] } }] },
@@ -124,6 +125,40 @@ describe("GET /_mock/events", () => {
     await feed.next("feedback.cleared");
   });
 
+  it("each feedback event names its run, so a follower counts a run's feedback as it arrives (the inspector's runs list)", async () => {
+    feed = await Feed.open(mock.url);
+    const thread = await json(await post(`${mock.url}/threads`, {}));
+    await (await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ content: "hello" }] }, feedback_keys: ["liked", "helpful"] })).text();
+    const ended = await feed.next("run.ended");
+    const runId = ended.data.run_id;
+    const countFor = () => feed.events.filter((e) => e.event === "feedback.recorded" && e.data.run_id === runId).length;
+    expect(countFor()).toBe(0);
+    await post(ended.data.feedback_urls.liked, { score: 1 });
+    await feed.next("feedback.recorded", (d) => d.key === "liked");
+    expect(countFor()).toBe(1);
+    await post(ended.data.feedback_urls.helpful, { score: 0 });
+    await feed.next("feedback.recorded", (d) => d.key === "helpful");
+    expect(countFor()).toBe(2);
+    expect((await json(await fetch(`${mock.url}/_mock/feedback?run_id=${runId}`))).count).toBe(2);
+  });
+
+  it("the feed and a waitFor both follow the same collections: neither takes the other's place", async () => {
+    feed = await Feed.open(mock.url);
+    const waiting = mock.waitFor.run({ scenario: "hello", status: "success" });
+    const thread = await json(await post(`${mock.url}/threads`, {}));
+    await (await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ content: "hello" }] } })).text();
+    const [done] = await waiting;
+    expect((await feed.next("run.ended")).data.run_id).toBe(done!.run_id);
+    // A second feed follows alongside the first.
+    const second = await Feed.open(mock.url);
+    try {
+      await post(`${mock.url}/_mock/clock`, { advance: "1s" });
+      expect((await second.next("clock.moved", (d) => d.cause === "advance")).data).toEqual((await feed.next("clock.moved", (d) => d.cause === "advance")).data);
+    } finally {
+      second.close();
+    }
+  });
+
   it("tells of scenarios loaded and removed, the clock moved, a reset and deployments changing", async () => {
     feed = await Feed.open(mock.url);
     await fetch(`${mock.url}/_mock/scenarios`, { method: "POST", headers: { "Content-Type": "application/yaml" }, body: "name: extra\nevents: []\n" });
@@ -168,6 +203,26 @@ describe("the event bus", () => {
     expect(seen).toEqual([{ seq: 1, type: "x", data: 1 }, { seq: 2, type: "y", data: 2 }]);
     stop();
     expect(bus.listening).toBe(false);
+  });
+});
+
+describe("a collection's subscribers", () => {
+  it("are each told of every write until they unsubscribe; one leaving does not silence another", () => {
+    const items = new Collection<{ n: number }>("items");
+    const a: unknown[] = [];
+    const b: unknown[] = [];
+    const offA = items.subscribe((id, record, previous) => a.push([id, record?.n, previous?.n]));
+    const offB = items.subscribe((id, record) => b.push([id, record?.n]));
+    items.set("x", { n: 1 });
+    items.set("x", { n: 2 });
+    offA();
+    offA();
+    items.delete("x");
+    items.clear();
+    offB();
+    items.set("y", { n: 3 });
+    expect(a).toEqual([["x", 1, undefined], ["x", 2, 1]]);
+    expect(b).toEqual([["x", 1], ["x", 2], ["x", undefined], [undefined, undefined]]);
   });
 });
 

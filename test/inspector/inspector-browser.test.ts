@@ -200,6 +200,15 @@ describe("inspector in Chromium", () => {
     expect(await page.locator("#fb-run").inputValue()).toBe(run.run_id);
     await page.locator("#fb-run").fill("00000000");
     await page.locator("#feedback-list", { hasText: "No feedback matches these filters." }).waitFor();
+
+    // The run's row counts its feedback, and the count follows feedback as it arrives.
+    await page.goto(`${mock.inspectorUrl}#/runs`);
+    const feedbackCell = page.locator(`#runs-list tr[data-run="${run.run_id}"] td`).last();
+    await feedbackCell.filter({ hasText: /^1$/ }).waitFor();
+    const second = await fetch(run.feedback_urls.helpful, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ score: 0 }) });
+    expect(second.status).toBe(200);
+    await feedbackCell.filter({ hasText: /^2$/ }).waitFor();
+    expect(await feedbackCell.getByRole("link").getAttribute("href")).toBe(`#/feedback?run=${encodeURIComponent(run.run_id)}`);
   });
 
   it("the request journal shows the scenario that answered and why an unmatched run missed", async () => {

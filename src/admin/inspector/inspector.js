@@ -272,7 +272,8 @@ function schedule(what, runId) {
     const section = route().section;
     counts();
     if (what.has("clock")) renderClock();
-    if ((what.has("runs") || what.has("runs-count")) && section === "runs") renderRuns();
+    // A run's row counts its feedback: feedback changes redraw the list too.
+    if ((what.has("runs") || what.has("runs-count") || what.has("feedback")) && section === "runs") renderRuns();
     if ((what.has("run") || what.has("feedback")) && section === "run") renderRunSide();
     if (what.has("feedback") && section === "feedback") renderFeedback();
     if (what.has("requests") && section === "requests") renderRequests();
