@@ -104,7 +104,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
           const outcome = await outcomeOf(execution, run.on_disconnect === "cancel", scope.signal);
           // A `disconnect` ending drops the run's own connection.
           if (outcome.kind === "disconnect") return hangUp();
-          return reply(200, finalValues(outcome), { "Content-Location": runPath(run) });
+          return reply(200, finalValues(outcome), joinHeaders(run));
         },
       }),
     );
@@ -162,8 +162,8 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       handler: async ({ params, query, scope }) => {
         const run = requireRun(ctx, params);
         const execution = runs.execution(run.run_id);
-        if (!execution) return requireThread(ctx, run.thread_id).values ?? {};
-        return finalValues(await outcomeOf(execution, query.cancel_on_disconnect, scope.signal));
+        if (!execution) return reply(200, requireThread(ctx, run.thread_id).values ?? {}, joinHeaders(run));
+        return reply(200, finalValues(await outcomeOf(execution, query.cancel_on_disconnect, scope.signal)), joinHeaders(run));
       },
     }),
     route<{ params: RunPath; query: JoinQuery; headers: { "last-event-id"?: string } }>({
@@ -195,6 +195,16 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
 /** `/threads/{tid}/runs/{rid}`, or `/runs/{rid}` for a stateless run: the Content-Location of its routes. */
 function runPath(run: RunRecord): string {
   return run.stateless ? `/runs/${run.run_id}` : `/threads/${run.thread_id}/runs/${run.run_id}`;
+}
+
+/**
+ * The headers of a waited or joined run's result, as the Python server's `wait_run` and `join_run`:
+ * the run on its thread (a stateless run's temporary thread too) and the join route that answers it
+ * again (docs/decisions/conformance-js-vs-python.md notes 11, 14).
+ */
+function joinHeaders(run: RunRecord): Record<string, string> {
+  const path = `/threads/${run.thread_id}/runs/${run.run_id}`;
+  return { "Content-Location": path, Location: `${path}/join` };
 }
 
 /** The run a path names, on the thread it names: 404 when either does not exist. */

@@ -42,6 +42,11 @@ describe("background runs, wait and join", () => {
     const res = await joined;
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ done: "bg" });
+    // As the Python server's join_run: the run's path, and the join route itself as Location.
+    expect(res.headers["content-location"]).toBe(`/threads/${tid}/runs/${run.run_id}`);
+    expect(res.headers.location).toBe(`/threads/${tid}/runs/${run.run_id}/join`);
+    const again = await request(a).get(`/threads/${tid}/runs/${run.run_id}/join`).expect(200);
+    expect(again.headers.location).toBe(`/threads/${tid}/runs/${run.run_id}/join`);
     expect((await request(a).get(`/threads/${tid}/runs/${run.run_id}`)).body.status).toBe("success");
     expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", values: { done: "bg" } });
   });
@@ -81,8 +86,14 @@ describe("background runs, wait and join", () => {
     const ok = await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { ok: true } }).expect(200);
     expect(ok.body).toEqual({ answer: 42 });
     expect(ok.headers["content-location"]).toMatch(new RegExp(`^/threads/${tid}/runs/[0-9a-f-]{36}$`));
+    expect(ok.headers.location).toBe(`${ok.headers["content-location"]}/join`);
     const failed = await request(a).post(`/runs/wait`).send({ assistant_id: "agent", input: {} }).expect(200);
     expect(failed.body).toEqual({ __error__: { error: "ValueError", message: "nope" } });
+    // A stateless run is named on its temporary thread, as the Python server's wait_run does.
+    const [, temporary] = /^\/threads\/([0-9a-f-]{36})\/runs\/[0-9a-f-]{36}$/.exec(failed.headers["content-location"] ?? "") ?? [];
+    expect(temporary).toBeDefined();
+    expect(temporary).not.toBe(tid);
+    expect(failed.headers.location).toBe(`${failed.headers["content-location"]}/join`);
   });
 
   it("join-stream of a resumable run replays its events after Last-Event-ID (ids <ms>-<seq>) and follows it live, filtered by stream_mode", async () => {

@@ -40,7 +40,8 @@ export const ALLOWANCES: Allowance[] = [
   { note: 9, steps: /^runs\.stream stateless/, paths: /^response\.body\.blocks\.\d+\(error\)$/ },
   { note: 10, steps: /^runs\.joinStream background run$/, paths: /^response\.body$/ },
   // Runs
-  { note: 11, steps: /^runs\.wait/, paths: /^response\.headers\.(content-type|transfer-encoding|content-length)$/ },
+  { note: 11, steps: /^runs\.wait/, paths: /^response\.headers\.(content-type|transfer-encoding|content-length|location)$/ },
+  { note: 14, steps: /^runs\.join\b/, paths: /^response\.headers\.(content-location|location)$/ },
   { note: 12, steps: RUN_STEPS, paths: /^response\.body(\.\d+)?\.multitask_strategy$/ },
   { note: 13, steps: RUN_STEPS, paths: /^response\.body(\.\d+)?\.(metadata|kwargs)\./ },
   { note: 33, steps: /^runs\.(wait|join background)/, paths: /^response\.body\.(messages|__interrupt__)$/ },
