@@ -306,6 +306,8 @@ export class RunService {
    */
   private createRecord(runId: string, now: number, script: RunScript, target: RunTarget, body: RunCreateBody, scope: RunScope): RunRecord {
     const { assistant, thread } = target;
+    const threadMetadata = deepMerge(thread.metadata, { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id });
+    const metadata = runMetadata(assistant.metadata, threadMetadata, body);
     const run: RunRecord = {
       run_id: runId,
       thread_id: thread.thread_id,
@@ -314,8 +316,8 @@ export class RunService {
       created_at: now,
       updated_at: now,
       status: "pending",
-      metadata: isPlainObject(body.metadata) ? body.metadata : {},
-      kwargs: runKwargs(body, scope.threadId === null, scope.headers, { run_id: runId, thread_id: thread.thread_id, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }, assistant),
+      metadata,
+      kwargs: runKwargs(body, scope.threadId === null, scope.headers, { run_id: runId, thread_id: thread.thread_id, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }, assistant, metadata),
       multitask_strategy: body.multitask_strategy,
       request: scope.sentBody,
       route: scope.route,
@@ -333,7 +335,7 @@ export class RunService {
       ...thread,
       status: "busy",
       updated_at: now,
-      metadata: deepMerge(thread.metadata, { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }),
+      metadata: threadMetadata,
       scenario: { name: script.scenario.name, next_turn: script.turnIndex + 1 },
     });
     return run;
@@ -594,6 +596,21 @@ export function runConfig(
   return config;
 }
 
+/**
+ * A run's `metadata` (also its `kwargs.config.metadata`), as the real runtime's `Runs.put` merges it:
+ * the assistant's (`created_by`), the thread's (which the run has just given `graph_id` and
+ * `assistant_id`), the request's `config.metadata`, then the request's `metadata`, each over the one
+ * before, key by key (docs/decisions/conformance-js-vs-python.md note 13).
+ */
+function runMetadata(assistant: Record<string, unknown>, thread: Record<string, unknown>, body: RunCreateBody): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  const config = isPlainObject(body.config) ? body.config : {};
+  for (const source of [assistant, thread, config.metadata, body.metadata]) {
+    if (isPlainObject(source)) for (const key of Object.keys(source)) setOwn(merged, key, source[key]);
+  }
+  return merged;
+}
+
 /** The run's `kwargs` as the real server lists them; `context` (the assistant's, then the request's) mirrors `configurable` as there. */
 function runKwargs(
   body: RunCreateBody,
@@ -601,8 +618,10 @@ function runKwargs(
   headers: Record<string, unknown>,
   identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string },
   assistant: Pick<AssistantRef, "config" | "context">,
+  metadata: Record<string, unknown>,
 ): Record<string, unknown> {
   const config = runConfig(body, headers, identity, uuid5(identity.run_id, REQUEST_ID_NAMESPACE), assistant.config);
+  config.metadata = metadata;
   return {
     input: body.input ?? null,
     command: body.command ?? null,

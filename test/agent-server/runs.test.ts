@@ -73,9 +73,12 @@ describe("background runs, wait and join", () => {
       langgraph_request_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5/),
       __after_seconds__: 2,
     };
-    expect(kwargs.config).toEqual({ tags: ["t"], configurable });
+    // The run's metadata as the real runtime's Runs.put merges it: the assistant's, the thread's
+    // (which the run gives graph_id and assistant_id), then the request's.
+    const merged = { created_by: "system", graph_id: "agent", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca", purpose: "test" };
+    expect(kwargs.config).toEqual({ tags: ["t"], configurable, metadata: merged });
     expect(kwargs.context).toEqual(configurable);
-    expect(metadata).toEqual({ purpose: "test" });
+    expect(metadata).toEqual(merged);
     const again = await request(a).post(`/threads/${tid}/runs`).set("X-Request-Id", "req-1").send({ assistant_id: "agent", input: { tag: "cfg" } }).expect(200);
     expect(again.body.kwargs.config.configurable.langgraph_request_id).toBe("req-1");
   });

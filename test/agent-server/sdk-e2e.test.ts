@@ -236,3 +236,41 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
     expect((await client.assistants.get("fe096781-5601-53d2-b2f6-0d3403f7e9ca")).graph_id).toBe("agent");
   });
 });
+
+describe("what a run carries into its run record, checkpoints and thread, with @langchain/langgraph-sdk 2.0.0", () => {
+  let mock: MockServer;
+  let client: AnyClient;
+
+  beforeAll(async () => {
+    const steps = [
+      { event: "updates", data: { agent: { answer: "one" } } },
+      { event: "values", data: { answer: "one" } },
+    ];
+    mock = await startMockServer({ port: 0, seed: 42, fixtures: false, scenarios: [{ name: "answer", events: steps }] });
+    client = new Client2({ apiUrl: mock.url });
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  it("merges the assistant's, the thread's, config.metadata and the request's metadata into the run's metadata and kwargs.config.metadata, later over earlier", async () => {
+    const assistant = await client.assistants.create({ graphId: "agent", metadata: { team: "blue", level: "assistant" } });
+    const thread = await client.threads.create({ metadata: { level: "thread", user_id: "u1" } });
+    const run = await client.runs.create(thread.thread_id, assistant.assistant_id, {
+      input: {},
+      // The SDK's Config type lacks `metadata`; the request sends it as given.
+      config: { metadata: { level: "config", from_config: true } } as Record<string, unknown>,
+      metadata: { level: "request" },
+    });
+    const merged = { team: "blue", level: "request", user_id: "u1", graph_id: "agent", assistant_id: assistant.assistant_id, from_config: true };
+    expect(run.metadata).toEqual(merged);
+    // The SDK's Run type lacks `kwargs`; the server sends it.
+    expect((run as unknown as { kwargs: { config: { metadata?: unknown } } }).kwargs.config.metadata).toEqual(merged);
+    await client.runs.join(thread.thread_id, run.run_id);
+    expect((await client.runs.get(thread.thread_id, run.run_id)).metadata).toEqual(merged);
+    // The default assistant's `created_by` comes first; a run on it with no metadata still names it.
+    const plain = await client.runs.create(thread.thread_id, "agent", { input: {} });
+    expect(plain.metadata).toEqual({ created_by: "system", level: "thread", user_id: "u1", graph_id: "agent", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca" });
+    await client.runs.join(thread.thread_id, plain.run_id);
+  });
+});

@@ -68,6 +68,8 @@ async function run(a: App, threadId: string, body: object): Promise<string> {
 const ref = (thread_id: string, checkpoint_id: string | null) => ({ thread_id, checkpoint_ns: "", checkpoint_id, checkpoint_map: null });
 /** A checkpoint's metadata: the run's metadata and configurable, then what LangGraph's loop writes. */
 const meta = (thread_id: string, run_id: string, step: number, extra: object = {}, source = "loop", writes: unknown = null) => ({
+  // The run's merged metadata: the default assistant's `created_by` first.
+  created_by: "system",
   ...extra,
   run_id,
   thread_id,
