@@ -273,4 +273,24 @@ describe("what a run carries into its run record, checkpoints and thread, with @
     expect(plain.metadata).toEqual({ created_by: "system", level: "thread", user_id: "u1", graph_id: "agent", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca" });
     await client.runs.join(thread.thread_id, plain.run_id);
   });
+
+  it("writes the run's scalar config metadata into every checkpoint's metadata, so history filters on it", async () => {
+    const thread = await client.threads.create({ metadata: { tenant: "acme" } });
+    const run = await client.runs.create(thread.thread_id, "agent", {
+      input: {},
+      config: { metadata: { user_id: "u7", __hidden: "x", nested: { a: 1 }, checkpoint_ns: "sub" } } as Record<string, unknown>,
+      metadata: { purpose: "filter", tags: ["t"] },
+    });
+    await client.runs.join(thread.thread_id, run.run_id);
+    const history = await client.threads.getHistory(thread.thread_id);
+    expect(history.length).toBeGreaterThan(1);
+    for (const state of history) {
+      expect(state.metadata).toMatchObject({ user_id: "u7", tenant: "acme", purpose: "filter", created_by: "system", run_id: run.run_id });
+      // As LangGraph's get_checkpoint_metadata: no objects or lists, no `__` keys, no checkpoint keys.
+      for (const key of ["__hidden", "nested", "tags", "checkpoint_ns"]) expect(state.metadata).not.toHaveProperty(key);
+    }
+    const found = await client.threads.getHistory(thread.thread_id, { metadata: { user_id: "u7" }, limit: 10 });
+    expect(found.map((s) => s.checkpoint.checkpoint_id)).toEqual(history.map((s) => s.checkpoint.checkpoint_id));
+    expect(await client.threads.getHistory(thread.thread_id, { metadata: { user_id: "someone-else" }, limit: 10 })).toEqual([]);
+  });
 });
