@@ -317,7 +317,7 @@ export class RunService {
       updated_at: now,
       status: "pending",
       metadata,
-      kwargs: runKwargs(body, scope.threadId === null, scope.headers, { run_id: runId, thread_id: thread.thread_id, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }, assistant, metadata),
+      kwargs: runKwargs(body, scope.threadId === null, scope.headers, { run_id: runId, thread_id: thread.thread_id, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }, assistant, metadata, thread.config),
       multitask_strategy: body.multitask_strategy,
       request: scope.sentBody,
       route: scope.route,
@@ -336,6 +336,7 @@ export class RunService {
       status: "busy",
       updated_at: now,
       metadata: threadMetadata,
+      config: threadConfig(assistant.config, thread.config, run.kwargs.config as Record<string, unknown>),
       scenario: { name: script.scenario.name, next_turn: script.turnIndex + 1 },
     });
     return run;
@@ -571,11 +572,13 @@ export function runConfig(
   identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string },
   requestId: string,
   assistantConfig: Record<string, unknown> = {},
+  threadConfig: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const given: Record<string, unknown> = isPlainObject(body.config) ? body.config : {};
   const config: Record<string, unknown> = { ...assistantConfig, ...given };
   const configurable: Record<string, unknown> = {
     ...(isPlainObject(assistantConfig.configurable) ? assistantConfig.configurable : {}),
+    ...(isPlainObject(threadConfig.configurable) ? threadConfig.configurable : {}),
     ...(isPlainObject(given.configurable) ? given.configurable : {}),
   };
   for (const name of Object.keys(headers)) {
@@ -595,6 +598,30 @@ export function runConfig(
   config.configurable = configurable;
   return config;
 }
+
+/**
+ * The thread's `config` once a run is put on it, as the real runtime's `Runs.put` merges it: the
+ * assistant's config, the thread's, then the run's (the request's with the server's additions), and
+ * `configurable` likewise key by key. Left out, so that they do not carry over to the thread's later
+ * runs: the run's own identity and `metadata` (each run gets its own), keys starting with `__`, and
+ * the checkpoint a run forked from (a later run would fork there again).
+ */
+function threadConfig(assistant: Record<string, unknown>, thread: Record<string, unknown>, run: Record<string, unknown>): Record<string, unknown> {
+  const configurableOf = (c: Record<string, unknown>) => (isPlainObject(c.configurable) ? c.configurable : {});
+  const configurable: Record<string, unknown> = {};
+  for (const source of [configurableOf(assistant), configurableOf(thread), configurableOf(run)]) {
+    for (const [key, value] of Object.entries(source)) {
+      if (!key.startsWith("__") && !RUN_OWN_CONFIGURABLE.has(key)) setOwn(configurable, key, value);
+    }
+  }
+  const merged: Record<string, unknown> = {};
+  for (const source of [assistant, thread, run]) for (const key of Object.keys(source)) if (key !== "metadata") setOwn(merged, key, source[key]);
+  merged.configurable = configurable;
+  return merged;
+}
+
+/** Keys of a run's configurable that name that run or the checkpoint it started from. */
+const RUN_OWN_CONFIGURABLE = new Set(["run_id", "thread_id", "graph_id", "assistant_id", "langgraph_request_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map"]);
 
 /**
  * A run's `metadata` (also its `kwargs.config.metadata`), as the real runtime's `Runs.put` merges it:
@@ -619,8 +646,9 @@ function runKwargs(
   identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string },
   assistant: Pick<AssistantRef, "config" | "context">,
   metadata: Record<string, unknown>,
+  threadConfig: Record<string, unknown>,
 ): Record<string, unknown> {
-  const config = runConfig(body, headers, identity, uuid5(identity.run_id, REQUEST_ID_NAMESPACE), assistant.config);
+  const config = runConfig(body, headers, identity, uuid5(identity.run_id, REQUEST_ID_NAMESPACE), assistant.config, threadConfig);
   config.metadata = metadata;
   return {
     input: body.input ?? null,

@@ -293,4 +293,20 @@ describe("what a run carries into its run record, checkpoints and thread, with @
     expect(found.map((s) => s.checkpoint.checkpoint_id)).toEqual(history.map((s) => s.checkpoint.checkpoint_id));
     expect(await client.threads.getHistory(thread.thread_id, { metadata: { user_id: "someone-else" }, limit: 10 })).toEqual([]);
   });
+
+  it("merges each run's config into the thread's config, and a later run's configurable starts from it", async () => {
+    const thread = await client.threads.create();
+    expect(thread.config).toEqual({});
+    const first = await client.runs.create(thread.thread_id, "agent", { input: {}, config: { tags: ["first"], configurable: { model: "small", temperature: 0 } } });
+    await client.runs.join(thread.thread_id, first.run_id);
+    const after = await client.threads.get(thread.thread_id);
+    // The run's identity, request id and `__` keys stay the run's own.
+    expect(after.config).toEqual({ tags: ["first"], configurable: { model: "small", temperature: 0, "user-agent": expect.any(String) } });
+    const second = await client.runs.create(thread.thread_id, "agent", { input: {}, config: { configurable: { model: "large" } } });
+    const configurable = (second as unknown as { kwargs: { config: { configurable: Record<string, unknown> } } }).kwargs.config.configurable;
+    expect(configurable).toMatchObject({ model: "large", temperature: 0, run_id: second.run_id, thread_id: thread.thread_id });
+    await client.runs.join(thread.thread_id, second.run_id);
+    expect((await client.threads.get(thread.thread_id)).config).toEqual({ tags: ["first"], configurable: { model: "large", temperature: 0, "user-agent": expect.any(String) } });
+    expect((await client.threads.search({ metadata: { graph_id: "agent" }, limit: 100 })).find((t) => t.thread_id === thread.thread_id)?.config?.configurable).toMatchObject({ model: "large" });
+  });
 });
