@@ -1,5 +1,5 @@
 import type { MockContext } from "../context.js";
-import { omit, setOwn } from "../core/json.js";
+import { getOwn, omit, setOwn } from "../core/json.js";
 import { reply, route, type RouteSpec } from "../http/route.js";
 import { deleteCheckpoints } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
@@ -8,12 +8,14 @@ import { type RunService } from "./runs.js";
 import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
 import { paginate, sortInCreationOrder } from "./pagination.js";
 import { newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
+import { applySupersteps, type SuperstepUpdate } from "./thread-operations.js";
 
 interface ThreadCreateBody {
   thread_id?: string;
   metadata: Record<string, unknown>;
   if_exists: "raise" | "do_nothing";
   graph_id?: string;
+  supersteps?: { updates: SuperstepUpdate[] }[];
 }
 
 interface ThreadPatchBody {
@@ -71,7 +73,12 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
           return threadResponse(existing);
         }
         const metadata = body.graph_id === undefined ? body.metadata : { ...body.metadata, graph_id: body.graph_id };
-        return threadResponse(threads.set(id, newThread(ctx, id, metadata)));
+        const thread = newThread(ctx, id, metadata);
+        // Refused before the thread is stored: a thread without a graph cannot take supersteps.
+        if (body.supersteps?.some((s) => s.updates.length) && typeof getOwn(metadata, "graph_id") !== "string") throw agentErrors.noGraphForThread(id);
+        threads.set(id, thread);
+        if (body.supersteps) applySupersteps(ctx, id, body.supersteps);
+        return threadResponse(threads.get(id) ?? thread);
       },
     }),
     route<{ body: ThreadSearchBody }>({

@@ -1766,7 +1766,25 @@ export interface ThreadCreate {
   ttl?: {
     [k: string]: unknown | undefined;
   };
+  /**
+   * Checkpoints to write on the new thread, one per superstep, each applying its updates as POST /threads/{thread_id}/state does.
+   */
   supersteps?: {
+    updates: {
+      values?:
+        | {
+            [k: string]: unknown | undefined;
+          }[]
+        | {
+            [k: string]: unknown | undefined;
+          }
+        | null;
+      command?: {
+        [k: string]: unknown | undefined;
+      } | null;
+      as_node: string;
+      [k: string]: unknown | undefined;
+    }[];
     [k: string]: unknown | undefined;
   }[];
   graph_id?: string;

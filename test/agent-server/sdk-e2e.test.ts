@@ -309,4 +309,28 @@ describe("what a run carries into its run record, checkpoints and thread, with @
     expect((await client.threads.get(thread.thread_id)).config).toEqual({ tags: ["first"], configurable: { model: "large", temperature: 0, "user-agent": expect.any(String) } });
     expect((await client.threads.search({ metadata: { graph_id: "agent" }, limit: 100 })).find((t) => t.thread_id === thread.thread_id)?.config?.configurable).toMatchObject({ model: "large" });
   });
+
+  it("threads.create with supersteps writes one checkpoint per superstep, its updates applied as updateState", async () => {
+    const hi = { type: "human", content: "hi", id: "m1" };
+    const hello = { type: "ai", content: "hello", id: "m2" };
+    const thread = await client.threads.create({
+      graphId: "agent",
+      supersteps: [
+        { updates: [{ values: { messages: [hi] }, asNode: "__start__" }] },
+        { updates: [{ values: { messages: [hello] }, asNode: "agent" }, { values: { topic: "greeting" }, asNode: "tagger" }] },
+      ],
+    });
+    expect(thread.values).toEqual({ messages: [hi, hello], topic: "greeting" });
+    const history = await client.threads.getHistory(thread.thread_id);
+    expect(history.map((s) => [s.metadata?.source, s.metadata?.step, s.metadata?.writes, s.values])).toEqual([
+      ["update", 0, { agent: { messages: [hello] }, tagger: { topic: "greeting" } }, { messages: [hi, hello], topic: "greeting" }],
+      ["update", -1, { __start__: { messages: [hi] } }, { messages: [hi] }],
+    ]);
+    expect(history[0]?.parent_checkpoint?.checkpoint_id).toBe(history[1]?.checkpoint.checkpoint_id);
+    expect((await client.threads.getState(thread.thread_id)).checkpoint.checkpoint_id).toBe(history[0]?.checkpoint.checkpoint_id);
+    // A thread with no graph cannot take them, as a state update cannot; it is not created.
+    const id = "5b0a3c1e-8d2f-4a6b-9c7e-1f2a3b4c5d6e";
+    await expect(client.threads.create({ threadId: id, supersteps: [{ updates: [{ values: {}, asNode: "agent" }] }] })).rejects.toThrow(/400/);
+    await expect(client.threads.get(id)).rejects.toThrow(/404/);
+  });
 });
