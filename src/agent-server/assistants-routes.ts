@@ -6,7 +6,7 @@ import { isUuid } from "../core/random.js";
 import { assistantResponse, defaultAssistantId, versionResponse, type AssistantCreateInput, type AssistantPatchInput, type Assistants } from "./assistants.js";
 import type { GraphCatalog } from "./graphs.js";
 import { contains, selectFields } from "./search-filters.js";
-import { paginate } from "./pagination.js";
+import { paginate, sortInCreationOrder } from "./pagination.js";
 import { agentErrors } from "./errors.js";
 import { ASSISTANT, errors } from "./route-schemas.js";
 import type { AssistantCountRequest, AssistantSearchRequest, AssistantVersionsRequest } from "../schemas/types.gen.js";
@@ -47,10 +47,8 @@ export function assistantsRoutes(ctx: MockContext, assistants: Assistants, graph
       handler: ({ body }) => {
         const found = assistants.all().filter((a) => matches(a, body));
         const key = body.sort_by;
-        const sign = body.sort_order === "asc" ? 1 : -1;
-        // Names and graph ids sort case-insensitively, as the real server's LOWER(); ties by id.
-        const value = (a: (typeof found)[number]) => (key === "name" || key === "graph_id" ? a[key].toLowerCase() : a[key]);
-        found.sort((a, b) => sign * (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0) || a.assistant_id.localeCompare(b.assistant_id));
+        // Names and graph ids sort case-insensitively, as the real server's LOWER().
+        sortInCreationOrder(found, (a) => (key === "name" || key === "graph_id" ? a[key].toLowerCase() : a[key]), body.sort_order);
         const { page, headers } = paginate(found.map(assistantResponse), body.offset, body.limit);
         return reply(200, body.select ? page.map((a) => selectFields(a, body.select as string[])) : page, headers);
       },

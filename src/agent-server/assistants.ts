@@ -14,6 +14,8 @@ export interface AssistantRef {
   graph_id: string;
   config: Record<string, unknown>;
   context: Record<string, unknown>;
+  /** First in a run's merged metadata (the default assistants' `created_by: "system"`). */
+  metadata: Record<string, unknown>;
 }
 
 /** A stored assistant (times in epoch ms; `assistantResponse` writes the wire form). */
@@ -208,7 +210,7 @@ export class Assistants {
     if (!isUuid(id) && !graphs.includes(id)) throw agentErrors.invalidAssistant(id, graphs);
     const found = this.find(isUuid(id) ? id : defaultAssistantId(id), graphs);
     if (!found) throw agentErrors.threadOrAssistantNotFound();
-    return { assistant_id: found.assistant_id, graph_id: found.graph_id, config: found.config, context: found.context };
+    return { assistant_id: found.assistant_id, graph_id: found.graph_id, config: found.config, context: found.context, metadata: found.metadata };
   }
 
   private requireGraph(graph: string): void {

@@ -164,23 +164,37 @@ function resultsOf(entry: { next: string[]; writes: unknown }, following: { writ
 }
 
 /**
- * What every checkpoint of a run carries in its metadata, as the real server's run config: the run's
- * metadata, the scalar keys of its configurable not starting with `__` (request headers, the run's
- * identity, `langgraph_request_id`), `run_attempt` and the server's `langgraph_*` keys (server-identity.ts). Keys naming a checkpoint or a task are left out
- * (`EXCLUDED_METADATA_KEYS` of langgraph's `checkpoint/base`): a run forked from a checkpoint does
- * not write that checkpoint's id into its own.
+ * What every checkpoint of a run carries in its metadata, as LangGraph's `get_checkpoint_metadata`
+ * builds it from the run's config: the scalar keys of `config.metadata` (the run's merged metadata,
+ * then `run_attempt` and the server's `langgraph_*` keys, server-identity.ts), then the scalar keys of
+ * `configurable` (request headers, the run's identity, `langgraph_request_id`) a key of the metadata
+ * does not already hold. Objects and lists, keys starting with `__` and keys naming a checkpoint or a
+ * task (`EXCLUDED_METADATA_KEYS` of langgraph's `checkpoint/base`) are left out: a run forked from a
+ * checkpoint does not write that checkpoint's id into its own.
  */
 function runMetadata(run: CheckpointRun): Record<string, unknown> {
-  const metadata = omit(isPlainObject(run.metadata) ? run.metadata : {}, []);
   const config = isPlainObject(run.kwargs.config) ? run.kwargs.config : {};
+  const given = isPlainObject(config.metadata) ? config.metadata : isPlainObject(run.metadata) ? run.metadata : {};
+  // The real server adds these to the run's config metadata itself (vendored stream.py).
+  const fromConfig: Record<string, unknown> = omit(given, []);
+  const server: Record<string, unknown> = { run_attempt: 1, ...SERVER_RUN_METADATA };
+  for (const key of Object.keys(server)) setOwn(fromConfig, key, server[key]);
   const configurable = isPlainObject(config.configurable) ? config.configurable : {};
-  for (const [key, value] of Object.entries(configurable)) {
-    if (key.startsWith("__") || EXCLUDED_METADATA_KEYS.has(key) || (value !== null && typeof value === "object")) continue;
-    setOwn(metadata, key, value);
+  // A run record always names itself; the configurable's copy of these is the same.
+  const identity = { run_id: run.run_id, thread_id: run.thread_id, graph_id: run.graph_id, assistant_id: run.assistant_id };
+  const metadata: Record<string, unknown> = {};
+  for (const source of [fromConfig, { ...identity, ...configurable }]) {
+    for (const [key, value] of Object.entries(source)) {
+      if (Object.hasOwn(metadata, key) || key.startsWith("__") || EXCLUDED_METADATA_KEYS.has(key) || !isScalar(value)) continue;
+      setOwn(metadata, key, value);
+    }
   }
-  const identity: Record<string, unknown> = { run_id: run.run_id, thread_id: run.thread_id, graph_id: run.graph_id, assistant_id: run.assistant_id, run_attempt: 1, ...SERVER_RUN_METADATA };
-  for (const key of Object.keys(identity)) setOwn(metadata, key, identity[key]);
   return metadata;
+}
+
+/** What LangGraph copies from a run's config into checkpoint metadata: strings, numbers and booleans. */
+function isScalar(value: unknown): boolean {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
 const EXCLUDED_METADATA_KEYS = new Set(["checkpoint_id", "checkpoint_ns", "checkpoint_map", "langgraph_step", "langgraph_node", "langgraph_triggers", "langgraph_path", "langgraph_checkpoint_ns"]);
@@ -193,12 +207,15 @@ function checkpointRef(threadId: string, checkpointId: string | null) {
 }
 
 /**
- * The `ThreadState` wire form (schema agent-server/thread.json#/$defs/ThreadState) of a checkpoint;
- * without one, the state of a thread no run has touched yet.
+ * The `ThreadState` wire form (schema agent-server/thread.json#/$defs/ThreadState) of a checkpoint.
+ * Without one it is LangGraph's empty snapshot (`aget_state` finding nothing): for a thread no run has
+ * touched, no checkpoint at all; for an id the thread does not have (`askedId`), that id, and nothing
+ * else — the real server answers 200, not 404.
  */
-export function threadStateResponse(threadId: string, c: CheckpointRecord | undefined) {
+export function threadStateResponse(threadId: string, c: CheckpointRecord | undefined, askedId?: string) {
   if (!c) {
-    return { values: {}, next: [], tasks: [], checkpoint: checkpointRef(threadId, null), metadata: {}, created_at: null, parent_checkpoint: null, interrupts: [] };
+    const checkpoint = askedId ? checkpointRef(threadId, askedId) : null;
+    return { values: {}, next: [], tasks: [], checkpoint, metadata: null, created_at: null, parent_checkpoint: null, interrupts: [] };
   }
   const node = c.next[0] ?? "agent";
   const interrupted = Object.entries(c.interrupts).map(([taskId, list]) => ({

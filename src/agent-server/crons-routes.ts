@@ -5,9 +5,9 @@ import type { CronCountRequest, CronCreate, CronPatch, CronSearch, ThreadCronCre
 import type { Assistants } from "./assistants.js";
 import { checkSchedule, cronResponse, nextRunDate, parseEndTime, type CronRecord, type CronScheduler } from "./crons.js";
 import { agentErrors } from "./errors.js";
-import { paginate } from "./pagination.js";
+import { paginate, sortInCreationOrder } from "./pagination.js";
 import { errors, THREAD_PATH } from "./route-schemas.js";
-import { selectFields } from "./search-filters.js";
+import { contains, selectFields } from "./search-filters.js";
 
 const CRON = "agent-server/cron.json#/$defs/";
 const CRON_PATH = object({ cron_id: UUID });
@@ -87,16 +87,10 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, assistan
       handler: ({ body }) => {
         const found = scheduler
           .live()
-          .filter((c) => (!body.assistant_id || c.assistant_id === body.assistant_id) && (!body.thread_id || c.thread_id === body.thread_id) && (body.enabled === undefined || c.enabled === body.enabled));
+          .filter((c) => matches(c, body) && (body.enabled === undefined || c.enabled === body.enabled));
         const key = body.sort_by;
-        const sign = body.sort_order === "asc" ? 1 : -1;
         // [real] Postgres order: NULLs sort as larger than every value (last ascending, first descending).
-        const rank = (v: string | number | null) => (v === null ? [1, 0] : [0, v]) as [number, string | number];
-        found.sort((a, b) => {
-          const [na, va] = rank(a[key]);
-          const [nb, vb] = rank(b[key]);
-          return sign * (na - nb || (va < vb ? -1 : va > vb ? 1 : 0) || a.cron_id.localeCompare(b.cron_id));
-        });
+        sortInCreationOrder(found, (c) => c[key], body.sort_order);
         const { page, headers } = paginate(found.map(cronResponse), body.offset, body.limit);
         return reply(200, body.select?.length ? page.map((c) => selectFields(c, body.select as string[])) : page, headers);
       },
@@ -108,7 +102,7 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, assistan
       body: `${CRON}CronCountRequest`,
       emptyBody: {},
       responses: { 200: `${CRON}CronCount`, ...errors(404, 422) },
-      handler: ({ body }) => scheduler.live().filter((c) => (!body.assistant_id || c.assistant_id === body.assistant_id) && (!body.thread_id || c.thread_id === body.thread_id)).length,
+      handler: ({ body }) => scheduler.live().filter((c) => matches(c, body)).length,
     }),
     route<{ params: { cron_id: string }; body: CronPatch }>({
       name: "crons.update",
@@ -183,4 +177,13 @@ function patchedPayload(cron: CronRecord, sent: unknown, metadata: Record<string
   if (isPlainObject(sent)) for (const [key, value] of Object.entries(sent)) setOwn(payload, key, value);
   if (metadata !== undefined) payload.metadata = metadata;
   return cronPayload(payload, cron.assistant_id, cron.cron_id);
+}
+
+/** The filters search and count share: assistant, thread and contained metadata. */
+function matches(cron: CronRecord, filter: CronCountRequest): boolean {
+  return (
+    (!filter.assistant_id || cron.assistant_id === filter.assistant_id) &&
+    (!filter.thread_id || cron.thread_id === filter.thread_id) &&
+    (!filter.metadata || contains(cron.metadata, filter.metadata))
+  );
 }

@@ -11,3 +11,19 @@ export function paginate<T>(all: readonly T[], offset: number, limit: number): {
     all.length > next ? { "X-Pagination-Total": String(next + 1), "X-Pagination-Next": String(next) } : { "X-Pagination-Total": String(offset + page.length) };
   return { page, headers };
 }
+
+/**
+ * Sorts a list that is in creation order by `value` (`asc` or `desc`; null sorts as larger than every
+ * value, as in Postgres); equal values keep creation order in the same direction. The real servers' timestamps are distinct, so "newest first" there
+ * is reverse creation order; on the mock's standing clock every record of a test has the same
+ * `created_at`, and a tie broken by id would shuffle them.
+ */
+export function sortInCreationOrder<T>(list: T[], value: (item: T) => string | number | null, order: "asc" | "desc"): T[] {
+  const sign = order === "asc" ? 1 : -1;
+  if (sign < 0) list.reverse();
+  return list.sort((a, b) => {
+    const x = value(a);
+    const y = value(b);
+    return sign * (x === y ? 0 : x === null ? 1 : y === null ? -1 : x < y ? -1 : 1);
+  });
+}

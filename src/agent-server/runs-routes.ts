@@ -8,6 +8,7 @@ import { HEARTBEAT, sseFrame } from "./sse.js";
 import { FaultyStreamWriter, type StreamHooks } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
+import { sortInCreationOrder } from "./pagination.js";
 
 type RunPath = { thread_id: string; run_id: string };
 type JoinQuery = { cancel_on_disconnect: boolean; stream_mode?: string[] };
@@ -103,7 +104,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
           const outcome = await outcomeOf(execution, run.on_disconnect === "cancel", scope.signal);
           // A `disconnect` ending drops the run's own connection.
           if (outcome.kind === "disconnect") return hangUp();
-          return reply(200, finalValues(outcome), { "Content-Location": runPath(run) });
+          return reply(200, finalValues(outcome), joinHeaders(run));
         },
       }),
     );
@@ -120,9 +121,11 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       responses: { 200: `${RUN}ThreadRunList`, ...errors(404, 422) },
       handler: ({ params, query }) => {
         const thread = requireThread(ctx, params.thread_id);
-        const list = ctx.data.runs
-          .filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status))
-          .sort((a, b) => b.created_at - a.created_at || b.run_id.localeCompare(a.run_id));
+        const list = sortInCreationOrder(
+          ctx.data.runs.filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status)),
+          (r) => r.created_at,
+          "desc",
+        );
         return list.slice(query.offset, query.offset + query.limit).map(runResponse);
       },
     }),
@@ -159,8 +162,8 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       handler: async ({ params, query, scope }) => {
         const run = requireRun(ctx, params);
         const execution = runs.execution(run.run_id);
-        if (!execution) return requireThread(ctx, run.thread_id).values ?? {};
-        return finalValues(await outcomeOf(execution, query.cancel_on_disconnect, scope.signal));
+        if (!execution) return reply(200, requireThread(ctx, run.thread_id).values ?? {}, joinHeaders(run));
+        return reply(200, finalValues(await outcomeOf(execution, query.cancel_on_disconnect, scope.signal)), joinHeaders(run));
       },
     }),
     route<{ params: RunPath; query: JoinQuery; headers: { "last-event-id"?: string } }>({
@@ -179,7 +182,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
         return streamRun(run, execution, {
           location: false,
           afterId: execution.joinPosition(headers["last-event-id"]),
-          modes: query.stream_mode && new Set(query.stream_mode),
+          modes: joinModes(query.stream_mode),
           cancelOnDisconnect: query.cancel_on_disconnect,
           stallMs: ctx.options.streamStallMs,
           fault: scope.streamFault,
@@ -192,6 +195,16 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
 /** `/threads/{tid}/runs/{rid}`, or `/runs/{rid}` for a stateless run: the Content-Location of its routes. */
 function runPath(run: RunRecord): string {
   return run.stateless ? `/runs/${run.run_id}` : `/threads/${run.thread_id}/runs/${run.run_id}`;
+}
+
+/**
+ * The headers of a waited or joined run's result, as the Python server's `wait_run` and `join_run`:
+ * the run on its thread (a stateless run's temporary thread too) and the join route that answers it
+ * again (docs/decisions/conformance-js-vs-python.md notes 11, 14).
+ */
+function joinHeaders(run: RunRecord): Record<string, string> {
+  const path = `/threads/${run.thread_id}/runs/${run.run_id}`;
+  return { "Content-Location": path, Location: `${path}/join` };
 }
 
 /** The run a path names, on the thread it names: 404 when either does not exist. */
@@ -306,4 +319,10 @@ async function outcomeOf(execution: Execution, cancelOnDisconnect: boolean, sign
     return outcome;
   }
   return execution.done;
+}
+
+/** A join's `stream_mode`, without the empty values a client sends for "none given"; undefined when nothing is left. */
+function joinModes(modes: readonly string[] | undefined): Set<string> | undefined {
+  const named = modes?.filter((mode) => mode !== "");
+  return named?.length ? new Set(named) : undefined;
 }

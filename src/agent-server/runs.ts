@@ -121,12 +121,15 @@ export function adminRunResponse(r: RunRecord) {
   };
 }
 
-/** What `…/runs/wait` and `…/join` return: the final state, or `{"__error__": …}` for a failed run. */
+/**
+ * What `…/runs/wait` and `…/join` return, as the Python server's `_run_result_body`: the run's last
+ * `values` chunk — the final state, or at an interrupt the chunk LangGraph streams for it,
+ * `{"__interrupt__": […]}` alone (the state is the thread's) — or `{"__error__": …}` for a failed run.
+ */
 export function finalValues(outcome: Outcome): Record<string, unknown> {
   if (outcome.kind === "error") return { __error__: outcome.error };
-  const values = outcome.values ?? {};
-  if (outcome.kind === "success" && outcome.interrupt) return { ...values, __interrupt__: [{ value: outcome.interrupt.value, id: outcome.interrupt.id }] };
-  return values;
+  if (outcome.kind === "success" && outcome.interrupt) return { __interrupt__: [{ value: outcome.interrupt.value, id: outcome.interrupt.id }] };
+  return outcome.values ?? {};
 }
 
 /**
@@ -305,6 +308,8 @@ export class RunService {
    */
   private createRecord(runId: string, now: number, script: RunScript, target: RunTarget, body: RunCreateBody, scope: RunScope): RunRecord {
     const { assistant, thread } = target;
+    const threadMetadata = deepMerge(thread.metadata, { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id });
+    const metadata = runMetadata(assistant.metadata, threadMetadata, body);
     const run: RunRecord = {
       run_id: runId,
       thread_id: thread.thread_id,
@@ -313,8 +318,8 @@ export class RunService {
       created_at: now,
       updated_at: now,
       status: "pending",
-      metadata: isPlainObject(body.metadata) ? body.metadata : {},
-      kwargs: runKwargs(body, scope.threadId === null, scope.headers, { run_id: runId, thread_id: thread.thread_id, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }, assistant),
+      metadata,
+      kwargs: runKwargs(body, scope.threadId === null, scope.headers, { run_id: runId, thread_id: thread.thread_id, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }, assistant, metadata, thread.config),
       multitask_strategy: body.multitask_strategy,
       request: scope.sentBody,
       route: scope.route,
@@ -332,7 +337,8 @@ export class RunService {
       ...thread,
       status: "busy",
       updated_at: now,
-      metadata: deepMerge(thread.metadata, { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id }),
+      metadata: threadMetadata,
+      config: threadConfig(assistant.config, thread.config, run.kwargs.config as Record<string, unknown>),
       scenario: { name: script.scenario.name, next_turn: script.turnIndex + 1 },
     });
     return run;
@@ -584,11 +590,13 @@ export function runConfig(
   identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string },
   requestId: string,
   assistantConfig: Record<string, unknown> = {},
+  threadConfig: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const given: Record<string, unknown> = isPlainObject(body.config) ? body.config : {};
   const config: Record<string, unknown> = { ...assistantConfig, ...given };
   const configurable: Record<string, unknown> = {
     ...(isPlainObject(assistantConfig.configurable) ? assistantConfig.configurable : {}),
+    ...(isPlainObject(threadConfig.configurable) ? threadConfig.configurable : {}),
     ...(isPlainObject(given.configurable) ? given.configurable : {}),
   };
   for (const name of Object.keys(headers)) {
@@ -609,6 +617,45 @@ export function runConfig(
   return config;
 }
 
+/**
+ * The thread's `config` once a run is put on it, as the real runtime's `Runs.put` merges it: the
+ * assistant's config, the thread's, then the run's (the request's with the server's additions), and
+ * `configurable` likewise key by key. Left out, so that they do not carry over to the thread's later
+ * runs: the run's own identity and `metadata` (each run gets its own), keys starting with `__`, and
+ * the checkpoint a run forked from (a later run would fork there again).
+ */
+function threadConfig(assistant: Record<string, unknown>, thread: Record<string, unknown>, run: Record<string, unknown>): Record<string, unknown> {
+  const configurableOf = (c: Record<string, unknown>) => (isPlainObject(c.configurable) ? c.configurable : {});
+  const configurable: Record<string, unknown> = {};
+  for (const source of [configurableOf(assistant), configurableOf(thread), configurableOf(run)]) {
+    for (const [key, value] of Object.entries(source)) {
+      if (!key.startsWith("__") && !RUN_OWN_CONFIGURABLE.has(key)) setOwn(configurable, key, value);
+    }
+  }
+  const merged: Record<string, unknown> = {};
+  for (const source of [assistant, thread, run]) for (const key of Object.keys(source)) if (key !== "metadata") setOwn(merged, key, source[key]);
+  merged.configurable = configurable;
+  return merged;
+}
+
+/** Keys of a run's configurable that name that run or the checkpoint it started from. */
+const RUN_OWN_CONFIGURABLE = new Set(["run_id", "thread_id", "graph_id", "assistant_id", "langgraph_request_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map"]);
+
+/**
+ * A run's `metadata` (also its `kwargs.config.metadata`), as the real runtime's `Runs.put` merges it:
+ * the assistant's (`created_by`), the thread's (which the run has just given `graph_id` and
+ * `assistant_id`), the request's `config.metadata`, then the request's `metadata`, each over the one
+ * before, key by key (docs/decisions/conformance-js-vs-python.md note 13).
+ */
+function runMetadata(assistant: Record<string, unknown>, thread: Record<string, unknown>, body: RunCreateBody): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  const config = isPlainObject(body.config) ? body.config : {};
+  for (const source of [assistant, thread, config.metadata, body.metadata]) {
+    if (isPlainObject(source)) for (const key of Object.keys(source)) setOwn(merged, key, source[key]);
+  }
+  return merged;
+}
+
 /** The run's `kwargs` as the real server lists them; `context` (the assistant's, then the request's) mirrors `configurable` as there. */
 function runKwargs(
   body: RunCreateBody,
@@ -616,8 +663,11 @@ function runKwargs(
   headers: Record<string, unknown>,
   identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string },
   assistant: Pick<AssistantRef, "config" | "context">,
+  metadata: Record<string, unknown>,
+  threadConfig: Record<string, unknown>,
 ): Record<string, unknown> {
-  const config = runConfig(body, headers, identity, uuid5(identity.run_id, REQUEST_ID_NAMESPACE), assistant.config);
+  const config = runConfig(body, headers, identity, uuid5(identity.run_id, REQUEST_ID_NAMESPACE), assistant.config, threadConfig);
+  config.metadata = metadata;
   return {
     input: body.input ?? null,
     command: body.command ?? null,

@@ -145,7 +145,40 @@ export function updateThreadState(ctx: MockContext, runs: RunService, thread: Th
   const history = checkpointsOf(ctx, threadId);
   const base = forkAt === undefined ? history[0] : history.find((c) => c.checkpoint_id === forkAt);
   if (forkAt !== undefined && !base) throw agentErrors.notFound();
-  const node = writerOf(base, update.as_node);
+  return saveUpdate(ctx, thread, graphId, base, [{ values: update.values, as_node: update.as_node }]);
+}
+
+/** One update of a superstep (`threads.create(supersteps)`): values written as a node. */
+export interface SuperstepUpdate {
+  values?: unknown;
+  as_node: string;
+}
+
+/**
+ * `POST /threads` with `supersteps`: one checkpoint per superstep on the new thread, each after the
+ * one before, its updates applied in order as `POST /threads/{id}/state` applies one (LangGraph's
+ * `bulk_update_state`). The thread needs a graph (`graph_id` in its metadata), as a state update does.
+ */
+export function applySupersteps(ctx: MockContext, threadId: string, supersteps: readonly { updates: readonly SuperstepUpdate[] }[]): void {
+  for (const superstep of supersteps) {
+    if (!superstep.updates.length) continue;
+    const thread = ctx.data.threads.get(threadId);
+    if (!thread) return;
+    const graphId = getOwn(thread.metadata, "graph_id");
+    if (typeof graphId !== "string") throw agentErrors.noGraphForThread(threadId);
+    saveUpdate(ctx, thread, graphId, checkpointsOf(ctx, threadId)[0], superstep.updates);
+  }
+}
+
+/** Writes one `update` checkpoint after `base` holding these updates, and makes it the thread's state. */
+function saveUpdate(ctx: MockContext, thread: ThreadRecord, graphId: string, base: CheckpointRecord | undefined, updates: readonly { values?: unknown; as_node?: string | undefined }[]) {
+  const threadId = thread.thread_id;
+  const written: Record<string, unknown> = {};
+  let values = base?.values ?? {};
+  for (const update of updates) {
+    setOwn(written, writerOf(base, update.as_node), update.values ?? null);
+    values = applyUpdate(values, update.values);
+  }
   const now = ctx.clock.now();
   const metadata: Record<string, unknown> = {};
   const step = getOwn(base?.metadata, "step");
@@ -153,7 +186,7 @@ export function updateThreadState(ctx: MockContext, runs: RunService, thread: Th
     source: "update",
     step: (typeof step === "number" ? step : -2) + 1,
     parents: {},
-    writes: writes(node, update.values ?? null),
+    writes: written,
     thread_id: threadId,
     graph_id: graphId,
   };
@@ -164,7 +197,7 @@ export function updateThreadState(ctx: MockContext, runs: RunService, thread: Th
     checkpoint_id: ctx.random.uuid7(now),
     parent_checkpoint_id: base?.checkpoint_id ?? null,
     created_at: now,
-    values: applyUpdate(base?.values ?? {}, update.values),
+    values,
     next: [],
     interrupts: {},
     metadata,

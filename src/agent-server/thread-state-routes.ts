@@ -46,12 +46,10 @@ function history(checkpoints: CheckpointRecord[], search: HistorySearch): Checkp
   return list.slice(0, search.limit);
 }
 
-/** The thread's checkpoint with this id; the latest without one; 404 when the thread has no such checkpoint. */
-function checkpointAt(ctx: MockContext, threadId: string, checkpointId: string | null | undefined): CheckpointRecord | undefined {
-  if (!checkpointId) return latestCheckpoint(ctx, threadId);
-  const found = checkpointsOf(ctx, threadId).find((c) => c.checkpoint_id === checkpointId);
-  if (!found) throw agentErrors.notFound();
-  return found;
+/** The thread's state at the checkpoint with this id (the latest without one); an id it lacks gives the empty snapshot naming it. */
+function stateAt(ctx: MockContext, threadId: string, checkpointId: string | null | undefined) {
+  if (!checkpointId) return threadStateResponse(threadId, latestCheckpoint(ctx, threadId));
+  return threadStateResponse(threadId, checkpointsOf(ctx, threadId).find((c) => c.checkpoint_id === checkpointId), checkpointId);
 }
 
 /**
@@ -80,13 +78,10 @@ export function threadStateRoutes(ctx: MockContext): RouteSpec[] {
       name: "threads.state.at_checkpoint",
       method: "GET",
       path: "/threads/{thread_id}/state/{checkpoint_id}",
-      // Any text: an id that names no checkpoint of the thread is a 404, as on the real server.
+      // Any text: an id that names no checkpoint of the thread is the empty snapshot, as on the real server.
       params: object({ thread_id: UUID, checkpoint_id: { type: "string" } }),
       responses: { 200: `${THREAD}ThreadState`, ...errors(404, 422) },
-      handler: ({ params }) => {
-        const thread = requireThread(ctx, params.thread_id);
-        return threadStateResponse(thread.thread_id, checkpointAt(ctx, thread.thread_id, params.checkpoint_id));
-      },
+      handler: ({ params }) => stateAt(ctx, requireThread(ctx, params.thread_id).thread_id, params.checkpoint_id),
     }),
     route<{ params: { thread_id: string }; body: { checkpoint: CheckpointConfig } }>({
       name: "threads.state.checkpoint",
@@ -100,7 +95,7 @@ export function threadStateRoutes(ctx: MockContext): RouteSpec[] {
       handler: ({ params, body }) => {
         const thread = requireThread(ctx, params.thread_id);
         if (body.checkpoint.checkpoint_ns) throw agentErrors.notFound();
-        return threadStateResponse(thread.thread_id, checkpointAt(ctx, thread.thread_id, body.checkpoint.checkpoint_id));
+        return stateAt(ctx, thread.thread_id, body.checkpoint.checkpoint_id);
       },
     }),
     route<{ params: { thread_id: string }; query: HistorySearch }>({

@@ -3,6 +3,7 @@ import type { Execution, Frame, StreamListener } from "./run-execution.js";
 import { type RunService } from "./runs.js";
 import { sse, type SseReply, type SseSink } from "../http/route.js";
 import { HEARTBEAT, sseFrame } from "./sse.js";
+import { sortInCreationOrder } from "./pagination.js";
 
 export type ThreadStreamMode = "lifecycle" | "run_modes" | "state_update";
 
@@ -91,9 +92,11 @@ function follow(ctx: MockContext, runs: RunService, threadId: string, writer: Ss
   };
 
   // What is already there: replayed when asked, else followed live from its next event.
-  const existing = ctx.data.runs
-    .filter((r) => r.thread_id === threadId)
-    .sort((a, b) => a.created_at - b.created_at || a.run_id.localeCompare(b.run_id));
+  const existing = sortInCreationOrder(
+    ctx.data.runs.filter((r) => r.thread_id === threadId),
+    (r) => r.created_at,
+    "asc",
+  );
   for (const run of existing) {
     const execution = runs.execution(run.run_id);
     if (!execution) continue;

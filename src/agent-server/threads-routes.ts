@@ -1,19 +1,21 @@
 import type { MockContext } from "../context.js";
-import { omit, setOwn } from "../core/json.js";
+import { getOwn, omit, setOwn } from "../core/json.js";
 import { reply, route, type RouteSpec } from "../http/route.js";
 import { deleteCheckpoints } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { contains, selectFields } from "./search-filters.js";
 import { type RunService } from "./runs.js";
 import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
-import { paginate } from "./pagination.js";
+import { paginate, sortInCreationOrder } from "./pagination.js";
 import { newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
+import { applySupersteps, type SuperstepUpdate } from "./thread-operations.js";
 
 interface ThreadCreateBody {
   thread_id?: string;
   metadata: Record<string, unknown>;
   if_exists: "raise" | "do_nothing";
   graph_id?: string;
+  supersteps?: { updates: SuperstepUpdate[] }[];
 }
 
 interface ThreadPatchBody {
@@ -71,7 +73,12 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
           return threadResponse(existing);
         }
         const metadata = body.graph_id === undefined ? body.metadata : { ...body.metadata, graph_id: body.graph_id };
-        return threadResponse(threads.set(id, newThread(ctx, id, metadata)));
+        const thread = newThread(ctx, id, metadata);
+        // Refused before the thread is stored: a thread without a graph cannot take supersteps.
+        if (body.supersteps?.some((s) => s.updates.length) && typeof getOwn(metadata, "graph_id") !== "string") throw agentErrors.noGraphForThread(id);
+        threads.set(id, thread);
+        if (body.supersteps) applySupersteps(ctx, id, body.supersteps);
+        return threadResponse(threads.get(id) ?? thread);
       },
     }),
     route<{ body: ThreadSearchBody }>({
@@ -92,8 +99,7 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
             (!body.values || contains(t.values ?? {}, body.values)),
         );
         const key = body.sort_by;
-        const sign = body.sort_order === "asc" ? 1 : -1;
-        found.sort((a, b) => sign * (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0) || sign * a.thread_id.localeCompare(b.thread_id));
+        sortInCreationOrder(found, (t) => t[key], body.sort_order);
         const { page, headers } = paginate(found.map(threadResponse), body.offset, body.limit);
         return reply(200, body.select ? page.map((t) => selectFields(t, body.select as string[])) : page, headers);
       },

@@ -16,6 +16,8 @@ export interface ThreadRecord {
   updated_at: number;
   state_updated_at: number;
   metadata: Record<string, unknown>;
+  /** The config its runs left (runs.ts `threadConfig`); each later run's configurable starts from it. */
+  config: Record<string, unknown>;
   status: ThreadStatus;
   values: Record<string, unknown> | null;
   /** `{task_id: [interrupt]}` while interrupted (its checkpoints hold the rest of the state: checkpoints.ts). */
@@ -35,6 +37,7 @@ export function newThread(ctx: MockContext, threadId: string, metadata: Record<s
     updated_at: now,
     state_updated_at: now,
     metadata,
+    config: {},
     status: "idle",
     values: null,
     interrupts: {},
@@ -52,7 +55,7 @@ export function threadResponse(t: ThreadRecord) {
     state_updated_at: formatTimestamp(t.state_updated_at),
     metadata: t.metadata,
     status: t.status,
-    config: {},
+    config: t.config,
     values: t.values,
     interrupts: t.interrupts,
   };

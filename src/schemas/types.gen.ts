@@ -1155,6 +1155,12 @@ export interface CronPatch {
   [k: string]: unknown | undefined;
 }
 export interface CronSearch {
+  /**
+   * Crons whose metadata contains these key-value pairs.
+   */
+  metadata?: {
+    [k: string]: unknown | undefined;
+  } | null;
   assistant_id?: string;
   thread_id?: string;
   enabled?: boolean;
@@ -1181,6 +1187,12 @@ export interface CronSearch {
   [k: string]: unknown | undefined;
 }
 export interface CronCountRequest {
+  /**
+   * Crons whose metadata contains these key-value pairs.
+   */
+  metadata?: {
+    [k: string]: unknown | undefined;
+  } | null;
   assistant_id?: string;
   thread_id?: string;
   [k: string]: unknown | undefined;
@@ -1474,7 +1486,10 @@ export interface CancelQuery {
 }
 export interface JoinQuery {
   cancel_on_disconnect?: boolean;
-  stream_mode?: StreamModeName[];
+  /**
+   * An empty value is as absent: the Python client sends `stream_mode=` by default.
+   */
+  stream_mode?: (StreamModeName | "")[];
   [k: string]: unknown | undefined;
 }
 export interface Scenario {
@@ -1764,7 +1779,25 @@ export interface ThreadCreate {
   ttl?: {
     [k: string]: unknown | undefined;
   };
+  /**
+   * Checkpoints to write on the new thread, one per superstep, each applying its updates as POST /threads/{thread_id}/state does.
+   */
   supersteps?: {
+    updates: {
+      values?:
+        | {
+            [k: string]: unknown | undefined;
+          }[]
+        | {
+            [k: string]: unknown | undefined;
+          }
+        | null;
+      command?: {
+        [k: string]: unknown | undefined;
+      } | null;
+      as_node: string;
+      [k: string]: unknown | undefined;
+    }[];
     [k: string]: unknown | undefined;
   }[];
   graph_id?: string;
@@ -1819,6 +1852,9 @@ export interface ThreadState {
     } | null;
     result?: unknown;
   }[];
+  /**
+   * Null for a thread no run has touched (LangGraph's empty snapshot).
+   */
   checkpoint: {
     thread_id: string;
     checkpoint_ns: string;
@@ -1826,10 +1862,10 @@ export interface ThreadState {
     checkpoint_map?: {
       [k: string]: unknown | undefined;
     } | null;
-  };
+  } | null;
   metadata: {
     [k: string]: unknown | undefined;
-  };
+  } | null;
   created_at: string | null;
   parent_checkpoint: {
     [k: string]: unknown | undefined;

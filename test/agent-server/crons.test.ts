@@ -129,7 +129,7 @@ describe("crons over HTTP", () => {
     expect(patched.payload).toMatchObject({ input: digest, metadata: { a: 1, b: 2 }, config: { configurable: { cron_id: cron.cron_id } } });
     mock.clock.advance("30m");
     const [run] = await runsOf(threadId);
-    expect(run!.metadata).toEqual({ a: 1, b: 2 });
+    expect(run!.metadata).toEqual({ created_by: "system", graph_id: "agent", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca", a: 1, b: 2 });
     expect(mock.run(run!.run_id).scenario).toBe("nightly-digest");
     const bad = await request(app).patch(`/runs/crons/${cron.cron_id}`).send({ schedule: "nope" }).expect(422);
     expect(bad.body.detail).toContain("Invalid cron schedule: 'nope'");
@@ -291,7 +291,7 @@ describe("crons with SDK 2.x client.crons", () => {
     server.control.clock.advance("15m");
     const runs = await client.runs.list(thread.thread_id);
     expect(runs).toHaveLength(1);
-    expect(runs[0]!.metadata).toEqual({ kind: "digest", owner: "ops" });
+    expect(runs[0]!.metadata).toEqual({ created_by: "system", graph_id: "agent", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca", kind: "digest", owner: "ops" });
     await client.runs.join(thread.thread_id, runs[0]!.run_id);
     expect((await client.threads.getState(thread.thread_id)).values).toMatchObject({ digest: { sections: ["inbox", "calendar", "tickets"] } });
 

@@ -42,6 +42,11 @@ describe("background runs, wait and join", () => {
     const res = await joined;
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ done: "bg" });
+    // As the Python server's join_run: the run's path, and the join route itself as Location.
+    expect(res.headers["content-location"]).toBe(`/threads/${tid}/runs/${run.run_id}`);
+    expect(res.headers.location).toBe(`/threads/${tid}/runs/${run.run_id}/join`);
+    const again = await request(a).get(`/threads/${tid}/runs/${run.run_id}/join`).expect(200);
+    expect(again.headers.location).toBe(`/threads/${tid}/runs/${run.run_id}/join`);
     expect((await request(a).get(`/threads/${tid}/runs/${run.run_id}`)).body.status).toBe("success");
     expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", values: { done: "bg" } });
   });
@@ -68,9 +73,12 @@ describe("background runs, wait and join", () => {
       langgraph_request_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5/),
       __after_seconds__: 2,
     };
-    expect(kwargs.config).toEqual({ tags: ["t"], configurable });
+    // The run's metadata as the real runtime's Runs.put merges it: the assistant's, the thread's
+    // (which the run gives graph_id and assistant_id), then the request's.
+    const merged = { created_by: "system", graph_id: "agent", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca", purpose: "test" };
+    expect(kwargs.config).toEqual({ tags: ["t"], configurable, metadata: merged });
     expect(kwargs.context).toEqual(configurable);
-    expect(metadata).toEqual({ purpose: "test" });
+    expect(metadata).toEqual(merged);
     const again = await request(a).post(`/threads/${tid}/runs`).set("X-Request-Id", "req-1").send({ assistant_id: "agent", input: { tag: "cfg" } }).expect(200);
     expect(again.body.kwargs.config.configurable.langgraph_request_id).toBe("req-1");
   });
@@ -81,8 +89,14 @@ describe("background runs, wait and join", () => {
     const ok = await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { ok: true } }).expect(200);
     expect(ok.body).toEqual({ answer: 42 });
     expect(ok.headers["content-location"]).toMatch(new RegExp(`^/threads/${tid}/runs/[0-9a-f-]{36}$`));
+    expect(ok.headers.location).toBe(`${ok.headers["content-location"]}/join`);
     const failed = await request(a).post(`/runs/wait`).send({ assistant_id: "agent", input: {} }).expect(200);
     expect(failed.body).toEqual({ __error__: { error: "ValueError", message: "nope" } });
+    // A stateless run is named on its temporary thread, as the Python server's wait_run does.
+    const [, temporary] = /^\/threads\/([0-9a-f-]{36})\/runs\/[0-9a-f-]{36}$/.exec(failed.headers["content-location"] ?? "") ?? [];
+    expect(temporary).toBeDefined();
+    expect(temporary).not.toBe(tid);
+    expect(failed.headers.location).toBe(`${failed.headers["content-location"]}/join`);
   });
 
   it("join-stream of a resumable run replays its events after Last-Event-ID (ids <ms>-<seq>) and follows it live, filtered by stream_mode", async () => {
@@ -210,8 +224,9 @@ describe("threads that play a scenario over several runs", () => {
     const a = app([approval], true);
     const tid = await newThread(a);
     const drafted = await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { messages: [{ role: "user", content: "send it" }] } }).expect(200);
-    expect(drafted.body).toEqual({ step: "draft", __interrupt__: [{ value: { question: "Send?" }, id: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
-    expect((await request(a).get(`/threads/${tid}`)).body.status).toBe("interrupted");
+    // The run's last values chunk, as the Python server: the interrupt alone; the state is the thread's.
+    expect(drafted.body).toEqual({ __interrupt__: [{ value: { question: "Send?" }, id: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
+    expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "interrupted", values: { step: "draft" } });
     const resumed = await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", command: { resume: { approved: true } } }).expect(200);
     expect(resumed.body).toEqual({ step: "sent", decision: { approved: true } });
     expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", interrupts: {} });

@@ -236,3 +236,101 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
     expect((await client.assistants.get("fe096781-5601-53d2-b2f6-0d3403f7e9ca")).graph_id).toBe("agent");
   });
 });
+
+describe("what a run carries into its run record, checkpoints and thread, with @langchain/langgraph-sdk 2.0.0", () => {
+  let mock: MockServer;
+  let client: AnyClient;
+
+  beforeAll(async () => {
+    const steps = [
+      { event: "updates", data: { agent: { answer: "one" } } },
+      { event: "values", data: { answer: "one" } },
+    ];
+    mock = await startMockServer({ port: 0, seed: 42, fixtures: false, scenarios: [{ name: "answer", events: steps }] });
+    client = new Client2({ apiUrl: mock.url });
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  it("merges the assistant's, the thread's, config.metadata and the request's metadata into the run's metadata and kwargs.config.metadata, later over earlier", async () => {
+    const assistant = await client.assistants.create({ graphId: "agent", metadata: { team: "blue", level: "assistant" } });
+    const thread = await client.threads.create({ metadata: { level: "thread", user_id: "u1" } });
+    const run = await client.runs.create(thread.thread_id, assistant.assistant_id, {
+      input: {},
+      // The SDK's Config type lacks `metadata`; the request sends it as given.
+      config: { metadata: { level: "config", from_config: true } } as Record<string, unknown>,
+      metadata: { level: "request" },
+    });
+    const merged = { team: "blue", level: "request", user_id: "u1", graph_id: "agent", assistant_id: assistant.assistant_id, from_config: true };
+    expect(run.metadata).toEqual(merged);
+    // The SDK's Run type lacks `kwargs`; the server sends it.
+    expect((run as unknown as { kwargs: { config: { metadata?: unknown } } }).kwargs.config.metadata).toEqual(merged);
+    await client.runs.join(thread.thread_id, run.run_id);
+    expect((await client.runs.get(thread.thread_id, run.run_id)).metadata).toEqual(merged);
+    // The default assistant's `created_by` comes first; a run on it with no metadata still names it.
+    const plain = await client.runs.create(thread.thread_id, "agent", { input: {} });
+    expect(plain.metadata).toEqual({ created_by: "system", level: "thread", user_id: "u1", graph_id: "agent", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca" });
+    await client.runs.join(thread.thread_id, plain.run_id);
+  });
+
+  it("writes the run's scalar config metadata into every checkpoint's metadata, so history filters on it", async () => {
+    const thread = await client.threads.create({ metadata: { tenant: "acme" } });
+    const run = await client.runs.create(thread.thread_id, "agent", {
+      input: {},
+      config: { metadata: { user_id: "u7", __hidden: "x", nested: { a: 1 }, checkpoint_ns: "sub" } } as Record<string, unknown>,
+      metadata: { purpose: "filter", tags: ["t"] },
+    });
+    await client.runs.join(thread.thread_id, run.run_id);
+    const history = await client.threads.getHistory(thread.thread_id);
+    expect(history.length).toBeGreaterThan(1);
+    for (const state of history) {
+      expect(state.metadata).toMatchObject({ user_id: "u7", tenant: "acme", purpose: "filter", created_by: "system", run_id: run.run_id });
+      // As LangGraph's get_checkpoint_metadata: no objects or lists, no `__` keys, no checkpoint keys.
+      for (const key of ["__hidden", "nested", "tags", "checkpoint_ns"]) expect(state.metadata).not.toHaveProperty(key);
+    }
+    const found = await client.threads.getHistory(thread.thread_id, { metadata: { user_id: "u7" }, limit: 10 });
+    expect(found.map((s) => s.checkpoint.checkpoint_id)).toEqual(history.map((s) => s.checkpoint.checkpoint_id));
+    expect(await client.threads.getHistory(thread.thread_id, { metadata: { user_id: "someone-else" }, limit: 10 })).toEqual([]);
+  });
+
+  it("merges each run's config into the thread's config, and a later run's configurable starts from it", async () => {
+    const thread = await client.threads.create();
+    expect(thread.config).toEqual({});
+    const first = await client.runs.create(thread.thread_id, "agent", { input: {}, config: { tags: ["first"], configurable: { model: "small", temperature: 0 } } });
+    await client.runs.join(thread.thread_id, first.run_id);
+    const after = await client.threads.get(thread.thread_id);
+    // The run's identity, request id and `__` keys stay the run's own.
+    expect(after.config).toEqual({ tags: ["first"], configurable: { model: "small", temperature: 0, "user-agent": expect.any(String) } });
+    const second = await client.runs.create(thread.thread_id, "agent", { input: {}, config: { configurable: { model: "large" } } });
+    const configurable = (second as unknown as { kwargs: { config: { configurable: Record<string, unknown> } } }).kwargs.config.configurable;
+    expect(configurable).toMatchObject({ model: "large", temperature: 0, run_id: second.run_id, thread_id: thread.thread_id });
+    await client.runs.join(thread.thread_id, second.run_id);
+    expect((await client.threads.get(thread.thread_id)).config).toEqual({ tags: ["first"], configurable: { model: "large", temperature: 0, "user-agent": expect.any(String) } });
+    expect((await client.threads.search({ metadata: { graph_id: "agent" }, limit: 100 })).find((t) => t.thread_id === thread.thread_id)?.config?.configurable).toMatchObject({ model: "large" });
+  });
+
+  it("threads.create with supersteps writes one checkpoint per superstep, its updates applied as updateState", async () => {
+    const hi = { type: "human", content: "hi", id: "m1" };
+    const hello = { type: "ai", content: "hello", id: "m2" };
+    const thread = await client.threads.create({
+      graphId: "agent",
+      supersteps: [
+        { updates: [{ values: { messages: [hi] }, asNode: "__start__" }] },
+        { updates: [{ values: { messages: [hello] }, asNode: "agent" }, { values: { topic: "greeting" }, asNode: "tagger" }] },
+      ],
+    });
+    expect(thread.values).toEqual({ messages: [hi, hello], topic: "greeting" });
+    const history = await client.threads.getHistory(thread.thread_id);
+    expect(history.map((s) => [s.metadata?.source, s.metadata?.step, s.metadata?.writes, s.values])).toEqual([
+      ["update", 0, { agent: { messages: [hello] }, tagger: { topic: "greeting" } }, { messages: [hi, hello], topic: "greeting" }],
+      ["update", -1, { __start__: { messages: [hi] } }, { messages: [hi] }],
+    ]);
+    expect(history[0]?.parent_checkpoint?.checkpoint_id).toBe(history[1]?.checkpoint.checkpoint_id);
+    expect((await client.threads.getState(thread.thread_id)).checkpoint.checkpoint_id).toBe(history[0]?.checkpoint.checkpoint_id);
+    // A thread with no graph cannot take them, as a state update cannot; it is not created.
+    const id = "5b0a3c1e-8d2f-4a6b-9c7e-1f2a3b4c5d6e";
+    await expect(client.threads.create({ threadId: id, supersteps: [{ updates: [{ values: {}, asNode: "agent" }] }] })).rejects.toThrow(/400/);
+    await expect(client.threads.get(id)).rejects.toThrow(/404/);
+  });
+});

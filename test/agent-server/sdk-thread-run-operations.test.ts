@@ -77,7 +77,7 @@ describe.each(SDKS)("thread and run operations through %s", (_name, makeClient) 
     ]);
     expect(batch).toHaveLength(2);
     for (const run of batch) expectFits(RUN, run);
-    expect(batch[1]!.metadata).toEqual({ second: true });
+    expect(batch[1]!.metadata).toEqual({ created_by: "system", graph_id: "agent", assistant_id: "fe096781-5601-53d2-b2f6-0d3403f7e9ca", second: true });
     await waitFor(() => batch.every((r) => runStatus(r.run_id) === "success"));
 
     const thread = await client.threads.create();

@@ -68,6 +68,8 @@ async function run(a: App, threadId: string, body: object): Promise<string> {
 const ref = (thread_id: string, checkpoint_id: string | null) => ({ thread_id, checkpoint_ns: "", checkpoint_id, checkpoint_map: null });
 /** A checkpoint's metadata: the run's metadata and configurable, then what LangGraph's loop writes. */
 const meta = (thread_id: string, run_id: string, step: number, extra: object = {}, source = "loop", writes: unknown = null) => ({
+  // The run's merged metadata: the default assistant's `created_by` first.
+  created_by: "system",
   ...extra,
   run_id,
   thread_id,
@@ -87,6 +89,17 @@ const meta = (thread_id: string, run_id: string, step: number, extra: object = {
 });
 type State = { checkpoint: { checkpoint_id: string }; parent_checkpoint: { checkpoint_id: string } | null };
 /** The task of an input checkpoint: `__start__`, whose result is the run's input (as LangGraph's StateSnapshot). */
+/** LangGraph's StateSnapshot for a checkpoint id the thread does not have. */
+const emptySnapshot = (thread_id: string, checkpoint_id: string) => ({
+  values: {},
+  next: [],
+  tasks: [],
+  checkpoint: { thread_id, checkpoint_ns: "", checkpoint_id, checkpoint_map: null },
+  metadata: null,
+  created_at: null,
+  parent_checkpoint: null,
+  interrupts: [],
+});
 const startTask = (input: object) => ({ id: expect.stringMatching(UUID), name: "__start__", path: ["__pregel_pull", "__start__"], error: null, interrupts: [], checkpoint: null, state: null, result: input });
 const ids = (states: State[]) => states.map((s) => s.checkpoint.checkpoint_id);
 
@@ -349,7 +362,9 @@ describe("thread history", () => {
     await request(a).post(`/threads/${kept}/history`).send({}).expect(404, { detail: "Not Found" });
     await request(a).post("/threads").send({ thread_id: kept }).expect(200);
     await request(a).post(`/threads/${kept}/history`).send({ limit: 10 }).expect(200, []);
-    await request(a).get(`/threads/${kept}/state/${atStart[0].checkpoint.checkpoint_id}`).expect(404, { detail: "Not Found" });
+    // The recreated thread has none of the old thread's checkpoints: LangGraph's empty snapshot naming the asked one.
+    const askedId = atStart[0].checkpoint.checkpoint_id;
+    expect((await request(a).get(`/threads/${kept}/state/${askedId}`).expect(200)).body).toEqual(emptySnapshot(kept, askedId));
   });
 
   it("answers the other thread routes' 404 and 422", async () => {
@@ -362,8 +377,9 @@ describe("thread history", () => {
     await request(a).get("/threads/nope/history").expect(422, { detail: "Invalid thread ID: must be a UUID" });
     await request(a).post("/threads/nope/history").send({}).expect(422, { detail: "Invalid thread ID: must be a UUID" });
     const tid = await newThread(a);
-    await request(a).get(`/threads/${tid}/state/${missing}`).expect(404, { detail: "Not Found" });
-    await request(a).post(`/threads/${tid}/state/checkpoint`).send({ checkpoint: { checkpoint_id: missing } }).expect(404, { detail: "Not Found" });
+    // A checkpoint the thread does not have: 200 with the empty snapshot naming it, as LangGraph's aget_state.
+    expect((await request(a).get(`/threads/${tid}/state/${missing}`).expect(200)).body).toEqual(emptySnapshot(tid, missing));
+    expect((await request(a).post(`/threads/${tid}/state/checkpoint`).send({ checkpoint: { checkpoint_id: missing } }).expect(200)).body).toEqual(emptySnapshot(tid, missing));
     await request(a).post(`/threads/${tid}/state/checkpoint`).send({}).expect(422, { detail: "'checkpoint' is a required property" });
     await request(a).post(`/threads/${tid}/history`).send({ limit: 0 }).expect(422, { detail: "0 must be >= 1 (at /limit)" });
     await request(a).post(`/threads/${tid}/history`).send({ limit: 1001 }).expect(422, { detail: "1001 must be <= 1000 (at /limit)" });

@@ -30,7 +30,8 @@ describe("threads", () => {
     expect((await request(a).get(`/threads/${created.thread_id}`).expect(200)).body).toEqual(created);
 
     const search = async (body: object) => (await request(a).post("/threads/search").send(body).expect(200)).body.map((t: { thread_id: string }) => t.thread_id);
-    expect(await search({})).toEqual([bob.thread_id, created.thread_id].sort().reverse());
+    // Newest first: bob was created last (both at the same instant on the seeded clock).
+    expect(await search({})).toEqual([bob.thread_id, created.thread_id]);
     expect(await search({ metadata: { tier: { plan: "pro" } } })).toEqual([created.thread_id]);
     expect(await search({ status: "busy" })).toEqual([]);
     expect(await search({ limit: 1, offset: 1, sort_by: "thread_id", sort_order: "asc" })).toEqual([[bob.thread_id, created.thread_id].sort()[1]]);
@@ -50,15 +51,15 @@ describe("threads", () => {
     await request(a).get("/threads/nope").expect(422, { detail: "Invalid thread ID: must be a UUID" });
   });
 
-  it("an empty thread's state has no checkpoint yet; a run's final values become the state", async () => {
+  it("an empty thread's state has no checkpoint and no metadata yet (null, as the Python server); a run's final values become the state", async () => {
     const a = app();
     const { thread_id } = (await request(a).post("/threads").send({})).body;
     expect((await request(a).get(`/threads/${thread_id}/state`).expect(200)).body).toEqual({
       values: {},
       next: [],
       tasks: [],
-      checkpoint: { thread_id, checkpoint_ns: "", checkpoint_id: null, checkpoint_map: null },
-      metadata: {},
+      checkpoint: null,
+      metadata: null,
       created_at: null,
       parent_checkpoint: null,
       interrupts: [],

@@ -43,7 +43,7 @@ interface ReplayAllowance {
 const REPLAY_ALLOWANCES: ReplayAllowance[] = [
   { item: 1, steps: /^runs\.joinStream background run$/, paths: /^response\.body$/ },
   { item: 2, steps: /^runs\.joinStream resumable with lastEventId$/, paths: /^response\.body\.blocks\./ },
-  { item: 3, steps: /^runs\.join background run$/, paths: /^response\.body\.__interrupt__$/ },
+  { item: 3, steps: /^runs\.join background run$/, paths: /^response\.body\.(messages|__interrupt__)$/ },
 ];
 
 const claimedForReplay = (a: ReplayAllowance, d: TranscriptDifference) => a.steps.test(d.step) && a.paths.test(d.path);

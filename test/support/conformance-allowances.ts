@@ -40,13 +40,14 @@ export const ALLOWANCES: Allowance[] = [
   { note: 9, steps: /^runs\.stream stateless/, paths: /^response\.body\.blocks\.\d+\(error\)$/ },
   { note: 10, steps: /^runs\.joinStream background run$/, paths: /^response\.body$/ },
   // Runs
-  { note: 11, steps: /^runs\.wait/, paths: /^response\.headers\.(content-type|transfer-encoding|content-length)$/ },
+  { note: 11, steps: /^runs\.wait/, paths: /^response\.headers\.(content-type|transfer-encoding|content-length|location)$/ },
+  { note: 14, steps: /^runs\.join\b/, paths: /^response\.headers\.(content-location|location)$/ },
   { note: 12, steps: RUN_STEPS, paths: /^response\.body(\.\d+)?\.multitask_strategy$/ },
-  { note: 13, steps: RUN_STEPS, paths: /^response\.body(\.\d+)?\.(metadata|kwargs)\./ },
+  { note: 13, steps: RUN_STEPS, paths: /^response\.body(\.\d+)?\.kwargs\.(?!config\.metadata)/ },
   { note: 33, steps: /^runs\.(wait|join background)/, paths: /^response\.body\.(messages|__interrupt__)$/ },
   { note: 34, steps: /^runs\.list$/, paths: /^response\.body\.\d+\.kwargs\.(input|command|stream_mode\.\d+)$/ },
   // Threads, history, checkpoints
-  { note: 16, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.metadata\.(ls_integration|created_by|purpose|writes|langgraph_request_id)$/ },
+  { note: 16, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.metadata\.(ls_integration|writes|langgraph_request_id)$/ },
   { note: 16, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.metadata\.langgraph_(version|api_version|plan|host|api_url)$/ },
   // The server's URL in the graph's message metadata: no scenario template names the mock's own origin.
   { note: 16, steps: /^runs\.stream (values|stateless)/, paths: /\.langgraph_api_url$/, gap: true },
