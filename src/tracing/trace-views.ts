@@ -17,7 +17,6 @@ export interface TraceFilter {
   error?: boolean;
 }
 
-
 export function runStatus(r: StoredTraceRun): "pending" | "success" | "error" {
   if (r.error !== null) return "error";
   return r.end_time === null ? "pending" : "success";
