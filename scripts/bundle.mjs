@@ -15,7 +15,6 @@
 // of code pages that V8 would parse with the bundle at every start: it is required from node_modules
 // instead (a dependency of the package's own so that it is found there), where it loads them on first use.
 import { readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
@@ -26,11 +25,12 @@ const ENTRIES = ["index", "cli", "vitest", "vitest-setup"];
 const EXTERNAL = new Set(["yaml", "vitest", "iconv-lite"]);
 
 /**
- * yargs's help is laid out by cliui and wrap-ansi, which measure every word with string-width; their
- * own copies (7.x) walk even plain ASCII text with an Intl.Segmenter. Every importer gets the one
- * string-width yargs itself uses (8.x, which answers plain ASCII at once): one copy, not a rewrite.
+ * yargs's help is laid out by cliui and wrap-ansi, which measure every word with string-width; the
+ * package builds an Intl.Segmenter and an emoji regex as it loads (~100 ms). Every importer gets
+ * src/cli/text-width.ts instead, which measures printable ASCII itself and loads the package only
+ * for other text: a module of the mock's own in the package's place, not a rewrite of its code.
  */
-const ALIAS = { "string-width": createRequire(import.meta.url).resolve("string-width") };
+const ALIAS = { "string-width": join(DIST, "modules", "cli", "text-width.js") };
 
 /**
  * JSON files the bundled packages require (mime-db's table of types, iconv-lite's code pages: ~0.5 MB)
