@@ -50,12 +50,12 @@ console.log(`RSS at start                                     ${rssStart.toFixed
 {
   const run = await call("/runs/wait", { method: "POST", body: JSON.stringify({ assistant_id: "agent", input: { quick: true }, feedback_keys: ["load"] }) });
   await run.arrayBuffer();
-  const [record] = mock.control.context.store.collection("runs").values();
+  const [record] = mock.control.runs();
   const tokenUrl = record?.feedback_urls?.load;
   if (!tokenUrl) throw new Error("the run handed out no feedback URL");
   const t = performance.now();
   await pool(FEEDBACK, CONCURRENCY, async (i) => {
-    const res = await call(new URL(tokenUrl).pathname, { method: "POST", headers: { "Content-Type": "text/plain" }, body: JSON.stringify({ score: 1, metadata: { n: i } }) });
+    const res = await call(new URL(tokenUrl).pathname, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ score: 1, metadata: { n: i } }) });
     await res.arrayBuffer();
   });
   const ms = performance.now() - t;

@@ -20,6 +20,7 @@ const { schemas } = await dist("schemas/registry.js");
 const { makeAjv, VALIDATOR_MODES } = await dist("schemas/validator-modes.js");
 const { PREBUILT_FOLDER, PrebuiltValidators } = await dist("schemas/prebuilt-validators.js");
 const { createApp, mockOf } = await dist("app.js");
+const { contextOf } = await dist("mock-control.js");
 const { BUNDLED_SCENARIOS } = await dist("options.js");
 
 const schemaDir = join(ROOT, "dist", "schemas");
@@ -28,7 +29,7 @@ rmSync(join(schemaDir, PREBUILT_FOLDER), { recursive: true, force: true });
 // With response checks on, building the app makes every route declaration's validators (as the test
 // suite does at start); seeding the bundled fixtures and scenarios makes the checks they need.
 const registry = schemas();
-mockOf(createApp({ seed: "build", checkResponses: true, scenarios: [BUNDLED_SCENARIOS] })).context.close();
+contextOf(mockOf(createApp({ seed: "build", checkResponses: true, scenarios: [BUNDLED_SCENARIOS] }))).close();
 
 const request = registry.madeKeys("request");
 const keys = {

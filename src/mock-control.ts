@@ -78,6 +78,7 @@ export class MockControl {
     private readonly agent: AgentServer,
     private readonly fixtureFiles: readonly string[] = [],
   ) {
+    contexts.set(this, ctx);
     ctx.onClose(() => {
       for (const stop of [...this.waiting]) stop(new ControlError(503, "The mock closed while a waitFor waited"));
     });
@@ -355,10 +356,6 @@ export class MockControl {
     };
   }
 
-  /** The mock's context, for advanced use and the mock's own tests. */
-  get context(): MockContext {
-    return this.ctx;
-  }
 
   #deployment(id: string) {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new ControlError(400, `deployment_id must be a UUID; got ${JSON.stringify(id)}`);
@@ -383,4 +380,16 @@ function describeScenario(s: LoadedScenario, used: boolean, override: boolean): 
     turns: s.turns,
     source: `${s.source.file}#${s.source.pointer}`,
   };
+}
+
+const contexts = new WeakMap<MockControl, MockContext>();
+
+/**
+ * The context behind a control surface: for the server that closes it and the mock's own tests. Not
+ * part of the package's API (index.ts does not export it): users drive the mock through MockControl.
+ */
+export function contextOf(control: MockControl): MockContext {
+  const ctx = contexts.get(control);
+  if (!ctx) throw new TypeError("contextOf() takes a MockControl");
+  return ctx;
 }

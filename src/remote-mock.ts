@@ -35,7 +35,7 @@ export interface RemoteFaultHandle {
  * banner) and `context` (the process's own state) stay in-process.
  */
 type Remote<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : Remote<T[K]> };
-export type RemoteControl = Remote<Omit<MockControl, "summary" | "context" | "use" | "useScenarioText" | "faults" | "clock">> & {
+export type RemoteControl = Remote<Omit<MockControl, "summary" | "use" | "useScenarioText" | "faults" | "clock">> & {
   use(...scenarios: (string | ScenarioInput)[]): Promise<RemoteOverrideHandle>;
   useScenarioText(text: string, format: "json" | "yaml"): Promise<RemoteOverrideHandle>;
   readonly faults: Remote<Omit<MockControl["faults"], "add">> & { add(rule: FaultRuleInput): Promise<RemoteFaultHandle> };

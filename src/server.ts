@@ -4,7 +4,7 @@ import { createApp, mockOf } from "./app.js";
 import { RequestGate } from "./http/request-gate.js";
 import { HostCheck } from "./http/host-check.js";
 import type { MockOptions } from "./options.js";
-import type { MockControl } from "./mock-control.js";
+import { contextOf, type MockControl } from "./mock-control.js";
 import { inspectorUrl } from "./admin/inspector-routes.js";
 
 export interface ServerOptions extends MockOptions {
@@ -94,7 +94,7 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
   gate.open(app);
   let control = mockOf(app);
   const close = async () => {
-    control.context.close();
+    contextOf(control).close();
     await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
   };
   const reload = async () => {
@@ -102,7 +102,7 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
     const previous = control;
     control = mockOf(next);
     gate.open(next);
-    previous.context.close();
+    contextOf(previous).close();
   };
   return {
     url,

@@ -6,6 +6,7 @@ import { ProtocolSession, protocolSessions } from "../../src/agent-server/protoc
 import { ReferenceDocument } from "../support/reference-document.js";
 import { openLiveStream } from "../support/sse.js";
 import { waitFor } from "./helpers.js";
+import { contextOf } from "../../src/mock-control.js";
 
 const human = { type: "human", id: "h1", content: "hi tiny", additional_kwargs: {}, response_metadata: {}, name: null, example: false };
 const answer = { type: "ai", id: "a1", content: "Hello", additional_kwargs: {}, response_metadata: {}, name: null, example: false, tool_calls: [], invalid_tool_calls: [] };
@@ -358,7 +359,7 @@ describe("POST /threads/{thread_id}/stream/events", () => {
   it("replays buffered events after `since` or Last-Event-ID (the higher wins), then goes live", async () => {
     const tid = threadId();
     const runId = await runStart(tid, "hi tiny");
-    await waitFor(() => (protocolSessions(mock.control.context).get(tid)?.seq ?? 0) >= 2);
+    await waitFor(() => (protocolSessions(contextOf(mock.control)).get(tid)?.seq ?? 0) >= 2);
     const ids = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => {
       const stream = await openEvents(tid, body, headers);
       await stream.until("\r\n\r\n");
@@ -423,7 +424,7 @@ describe("POST /threads/{thread_id}/stream/events", () => {
 
     const stream = await openEvents(tid, { channels: ["values"] });
     expect(stream.res.status).toBe(200);
-    const session = protocolSessions(mock.control.context).get(tid) as ProtocolSession;
+    const session = protocolSessions(contextOf(mock.control)).get(tid) as ProtocolSession;
     expect(session.sinkCount).toBe(1);
     expect(stream.text()).toBe("");
     await stream.close();

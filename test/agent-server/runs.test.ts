@@ -7,6 +7,7 @@ import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { rawText, sseEvents } from "../support/sse.js";
 import { waitFor } from "./helpers.js";
 import { newThread } from "../support/agent-server.js";
+import { contextOf } from "../../src/mock-control.js";
 
 const slow: ScenarioInput = {
   name: "slow",
@@ -23,7 +24,7 @@ function app(scenarios: ScenarioInput[] = [slow, quick], autoAdvance = false) {
 }
 type App = ReturnType<typeof app>;
 
-const runs = (a: App) => mockOf(a).context.data.runs;
+const runs = (a: App) => contextOf(mockOf(a)).data.runs;
 const statusOf = (a: App, runId: string) => runs(a).get(runId)?.status;
 
 describe("background runs, wait and join", () => {

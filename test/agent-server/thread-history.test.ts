@@ -6,6 +6,7 @@ import { createApp, mockOf, startMockServer, type MockServer } from "../../src/i
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { newThread } from "../support/agent-server.js";
 import { expectFits } from "../support/schema-assert.js";
+import { contextOf } from "../../src/mock-control.js";
 
 const AGENT_ID = "fe096781-5601-53d2-b2f6-0d3403f7e9ca";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -345,7 +346,7 @@ describe("thread history", () => {
     const kept = await newThread(a);
     await run(a, kept, { input: { chat: true } });
     const atStart = (await request(a).get(`/threads/${kept}/history`)).body;
-    mockOf(a).context.markStarted();
+    contextOf(mockOf(a)).markStarted();
     const later = await newThread(a);
     await run(a, later, { input: { chat: true } });
     await run(a, kept, { input: { chat: true } });

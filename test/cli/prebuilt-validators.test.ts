@@ -12,12 +12,13 @@ const { SchemaRegistry, schemas } = (await import(join(MODULES, "schemas/registr
 const { PrebuiltValidators } = (await import(join(MODULES, "schemas/prebuilt-validators.js"))) as typeof import("../../src/schemas/prebuilt-validators.js");
 const { makeAjv, VALIDATOR_MODES } = (await import(join(MODULES, "schemas/validator-modes.js"))) as typeof import("../../src/schemas/validator-modes.js");
 const { createApp, mockOf } = (await import(join(MODULES, "app.js"))) as typeof import("../../src/app.js");
+const { contextOf } = (await import(join(MODULES, "mock-control.js"))) as typeof import("../../src/mock-control.js");
 const { BUNDLED_SCENARIOS } = (await import(join(MODULES, "options.js"))) as typeof import("../../src/options.js");
 
 const registry = schemas();
 const prebuilt = new PrebuiltValidators(join(DIST, "schemas"), registry.fingerprint);
 // Every route declaration's validators, and the checks of seeding the bundled fixtures and scenarios.
-mockOf(createApp({ seed: 7, checkResponses: true, scenarios: [BUNDLED_SCENARIOS] })).context.close();
+contextOf(mockOf(createApp({ seed: 7, checkResponses: true, scenarios: [BUNDLED_SCENARIOS] }))).close();
 
 /** Values of many shapes, so that most keywords of most schemas fail somewhere. */
 const SAMPLES: unknown[] = [null, 0, 1.5, -1, "", "text", "2026-01-15T09:00:00Z", true, [], [{}], {}, { id: "x", name: 1, status: "UNKNOWN", extra: [] }];

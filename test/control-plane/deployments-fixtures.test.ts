@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import request from "supertest";
 import { createApp, LoadError, mockOf, type FixtureDocument } from "../../src/index.js";
+import { contextOf } from "../../src/mock-control.js";
 
 const PRODUCTION = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 const STAGING = "9b2f4c1e-3d5a-4b7c-8e9f-0a1b2c3d4e5f";
@@ -28,7 +29,7 @@ interface Stored {
 
 describe("the bundled deployments", () => {
   const app = createApp({ seed: 42, lifecycle: "manual" });
-  const data = mockOf(app).context.data;
+  const data = contextOf(mockOf(app)).data;
   const all = [...data.deployments.values()].map((stored) => stored.deployment) as unknown as Stored["deployment"][];
   const revisions = [...data.deployments.values()].flatMap((stored) => stored.revisions.map((r) => r.revision.status));
 
@@ -112,7 +113,7 @@ describe("fixture entries are completed coherently", () => {
     const file = join(dir, "deployments.json");
     writeFileSync(file, JSON.stringify({ deployments: [{ name: "kept", source: "github" }, { name: "own-url", source: "external_docker", source_config: { custom_url: "https://own.example" } }] }));
     const fixtures = ["fixtures/organization.json", "fixtures/integrations.json", file];
-    const stored = (app: ReturnType<typeof createApp>) => JSON.stringify([...mockOf(app).context.data.deployments.values()]);
+    const stored = (app: ReturnType<typeof createApp>) => JSON.stringify([...contextOf(mockOf(app)).data.deployments.values()]);
     const first = createApp({ seed: 6, publicUrl: "http://one.test", fixtures });
     const other = createApp({ seed: 7, publicUrl: "http://one.test", fixtures });
     const later = createApp({ seed: 6, publicUrl: "http://two.test", fixtures });
@@ -171,7 +172,7 @@ describe("fixture entries are completed coherently", () => {
   it("a generated name a fixture entry already has is drawn again", () => {
     const generated = (fixtures: object[]) => {
       const app = createApp({ seed: 5, fixtures: [{ deployments: fixtures, generate: { deployments: { count: 50 } } }] });
-      return [...mockOf(app).context.data.deployments.values()].map((stored) => stored.deployment.name);
+      return [...contextOf(mockOf(app)).data.deployments.values()].map((stored) => stored.deployment.name);
     };
     // Fixture entries do not change what is generated, up to the first clash.
     const taken = generated([]).find((name) => name.endsWith("-10")) as string;
@@ -183,7 +184,7 @@ describe("fixture entries are completed coherently", () => {
 
   it("10,000 generated deployments load, list and reset", async () => {
     const app = createApp({ seed: 9, fixtures: ["fixtures", { generate: { deployments: { count: 10_000 } } }] });
-    expect(mockOf(app).context.data.deployments.size).toBe(10_000 + JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.length);
+    expect(contextOf(mockOf(app)).data.deployments.size).toBe(10_000 + JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.length);
     await request(app).delete(`/v2/deployments/${(await request(app).get("/v2/deployments?limit=1").expect(200)).body.resources[0].id}`).expect(204);
     mockOf(app).reset();
     const production = JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.filter((d: { tenant_id: string }) => d.tenant_id === PRODUCTION);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import request from "supertest";
 import type { Express } from "express";
 import { createApp, mockOf, startMockServer, type MockOptions, type MockServer } from "../../src/index.js";
+import { contextOf } from "../../src/mock-control.js";
 
 const ACME_CORP = "3b0e7a4c-5f1d-4c8e-9a2b-6d7f8e9a0b1c";
 const START = Date.parse("2026-01-15T09:00:00Z");
@@ -138,7 +139,7 @@ describe("manual", () => {
   it("a stream delay's virtual-time jump is not a step", async () => {
     const app = newApp({ lifecycle: "manual" });
     const d = await create(app, github());
-    await mockOf(app).context.clock.sleep(60_000);
+    await contextOf(mockOf(app)).clock.sleep(60_000);
     expect(mockOf(app).clock.now().toISOString()).toBe("2026-01-15T09:01:00.000Z");
     expect((await revision(app, d.id, d.latest_revision_id)).status).toBe("CREATING");
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ControlError, startMockServer, type MockServer } from "../../src/index.js";
 import { FILTER_KEYS } from "../../src/control-error.js";
+import { contextOf } from "../../src/mock-control.js";
 
 /**
  * The admin API's listings, overrides and long polls, and the library's refusals of a wrong filter:
@@ -161,7 +162,7 @@ describe("waitFor in the library", () => {
 
   it("a wait and the change feed both hear of a write: a collection has many subscribers", async () => {
     const events: string[] = [];
-    const stop = mock.control.context.events.subscribe((e) => events.push(e.type));
+    const stop = contextOf(mock.control).events.subscribe((e) => events.push(e.type));
     try {
       const waiting = mock.waitFor.feedback({ key: "liked" });
       await feedback("liked");

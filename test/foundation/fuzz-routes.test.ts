@@ -2,6 +2,7 @@ import fc from "fast-check";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { BUNDLED_SCENARIOS, createApp, mockOf } from "../../src/index.js";
+import { contextOf } from "../../src/mock-control.js";
 
 /**
  * A bounded property-based fuzz over every declared route: random path parameters, query strings,
@@ -11,8 +12,8 @@ import { BUNDLED_SCENARIOS, createApp, mockOf } from "../../src/index.js";
 describe("fuzz: no input to any route yields a 5xx", () => {
   const app = createApp({ seed: 9, scenarios: [BUNDLED_SCENARIOS] });
   // Streams that never end by design are left out: their handlers answer before the body ends.
-  const routes = mockOf(app)
-    .context.routes.list()
+  const routes = contextOf(mockOf(app))
+    .routes.list()
     .filter((r) => r.method !== "HEAD" && r.path !== "/_mock/events");
 
   const segment = fc.oneof(fc.uuid(), fc.constantFrom("agent", "nope", "0", "..", "%00", "%F0%9F%98%80", "a".repeat(300)), fc.string({ maxLength: 12 }).map(encodeURIComponent));

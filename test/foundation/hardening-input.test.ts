@@ -11,6 +11,7 @@ import { MAX_DEPTH } from "../../src/core/shape-limits.js";
 import { issueFeedbackToken } from "../../src/tracing/feedback-tokens.js";
 import { recordTokenFeedback } from "../../src/tracing/feedback-records.js";
 import { HttpError } from "../../src/http/http-error.js";
+import { contextOf } from "../../src/mock-control.js";
 
 /** JSON text nested `depth` levels deep: `{"a":{"a":…}}`. */
 const deepObject = (depth: number, leaf = "1") => '{"a":'.repeat(depth) + leaf + "}".repeat(depth);
@@ -58,7 +59,7 @@ describe("hostile input", () => {
   });
 
   it("a deep feedback body is refused and not stored; the feedback listing keeps answering", async () => {
-    const token = issueFeedbackToken(mockOf(app).context, mockOf(app).context.tracingUrl(), { run_id: RUN_ID, feedback_key: "user_liked", thread_id: THREAD_ID, assistant_id: "agent", scenario: "base" });
+    const token = issueFeedbackToken(contextOf(mockOf(app)), contextOf(mockOf(app)).tracingUrl(), { run_id: RUN_ID, feedback_key: "user_liked", thread_id: THREAD_ID, assistant_id: "agent", scenario: "base" });
     const path = new URL(token.url).pathname;
     await request(app).post(path).set("Content-Type", "application/json").send(`{"score": 1, "metadata": ${deepObject(2000)}}`).expect(422);
     await request(app).post("/api/v1/feedback").send(`{"run_id": "${RUN_ID}", "key": "k", "value": ${deepArray(10_000)}}`).set("Content-Type", "application/json").expect(422);
@@ -69,7 +70,7 @@ describe("hostile input", () => {
   });
 
   it("a record that could not be answered or listed is not stored, whatever path it came by", () => {
-    const ctx = mockOf(app).context;
+    const ctx = contextOf(mockOf(app));
     const token = issueFeedbackToken(ctx, ctx.tracingUrl(), { run_id: RUN_ID, feedback_key: "k", thread_id: THREAD_ID, assistant_id: "agent", scenario: "base" });
     const metadata = JSON.parse(deepObject(2000)) as Record<string, unknown>;
     expect(() => recordTokenFeedback(ctx, token, { score: 1, metadata }, "POST")).toThrow(HttpError);
@@ -145,7 +146,7 @@ describe("clock and delay bounds", () => {
     await request(app).post("/_mock/clock").send({ set: "9999-12-31T23:59:59.999Z" }).expect(200);
     const res = await request(app).post("/runs/wait").send({ assistant_id: "agent" }).expect(200);
     // The run ended (no spin): it failed the way a crashed graph does, naming the RangeError.
-    const [run] = [...mockOf(app).context.data.runs.values()];
+    const [run] = [...contextOf(mockOf(app)).data.runs.values()];
     expect(run?.status).toBe("error");
     expect(JSON.stringify(res.body)).toMatch(/RangeError|past/);
   });

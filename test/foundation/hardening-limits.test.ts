@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, mockOf, startMockServer, type MockServer } from "../../src/index.js";
 import { FEED_BUDGET_BYTES, FEED_MAX_CLIENTS } from "../../src/admin/inspector-routes.js";
 import { protocolSessions } from "../../src/agent-server/protocol-session.js";
+import { contextOf } from "../../src/mock-control.js";
 
 /** Issue 28, defects 8 (the services' part) and 9: memory one client can hold, and the small ones. */
 
@@ -39,13 +40,13 @@ describe("the change feed (GET /_mock/events)", () => {
     stalled.pause();
     await new Promise<void>((r) => stalled.once("connect", () => r()));
     stalled.write(`GET /_mock/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-    await until(() => reader.text().includes("request.journaled") || mock.control.context.events.listening);
+    await until(() => reader.text().includes("request.journaled") || contextOf(mock.control).events.listening);
     // Changes of ~1 MB each (a journaled request can carry that much), made in-process so that the
     // test spends its time on the feed: 40 of them are far past the budget and the socket buffers.
     const filler = "x".repeat(1_000_000);
     for (let i = 0; i < 40; i++) {
       const before = reader.bytes();
-      mock.control.context.events.emit("test.filler", () => ({ i, filler }));
+      contextOf(mock.control).events.emit("test.filler", () => ({ i, filler }));
       await until(() => reader.bytes() >= before + filler.length);
     }
     // The last change, through a service.
@@ -96,7 +97,7 @@ describe("Protocol v2 sessions exist only for threads", () => {
     mock = await startMockServer({ port: 0, seed: 1, fixtures: false, scenarios: [approve] });
   });
   afterAll(() => mock.close());
-  const sessions = () => protocolSessions(mock.control.context);
+  const sessions = () => protocolSessions(contextOf(mock.control));
   const command = (tid: string, method: string, params: object = {}) => request(mock.url).post(`/threads/${tid}/commands`).send({ id: 1, method, params }).expect(200);
   const someId = (n: number) => `6f1c5b9e-2d4a-4c3b-9a8e-${String(n).padStart(12, "0")}`;
 
@@ -126,7 +127,7 @@ describe("Protocol v2 sessions exist only for threads", () => {
     const tid = someId(901);
     const started = await command(tid, "run.start", { assistant_id: "agent", input: { go: true } });
     expect(started.body.type).toBe("success");
-    await until(() => (sessions().get(tid)?.seq ?? 0) > 0 && mock.control.context.data.runs.filter((r) => r.thread_id === tid && r.status === "success").length === 1);
+    await until(() => (sessions().get(tid)?.seq ?? 0) > 0 && contextOf(mock.control).data.runs.filter((r) => r.thread_id === tid && r.status === "success").length === 1);
     const count = sessions().size;
     await request(mock.url).delete(`/threads/${tid}`).expect(204);
     await command(someId(902), "agent.getTree");
@@ -141,7 +142,7 @@ describe("POST /runs/batch has an item cap", () => {
     const runs = Array.from({ length: 101 }, () => ({ assistant_id: "agent" }));
     const res = await request(app).post("/runs/batch").send(runs).expect(422);
     expect(res.body).toEqual({ detail: "101 items is too long: at most 100 are allowed" });
-    expect(mockOf(app).context.data.runs.size).toBe(0);
+    expect(contextOf(mockOf(app)).data.runs.size).toBe(0);
     expect((await request(app).post("/runs/batch").send(runs.slice(1)).expect(200)).body).toHaveLength(100);
   });
 });

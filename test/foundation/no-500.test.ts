@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLED_SCENARIOS, createApp, mockOf } from "../../src/index.js";
+import { contextOf } from "../../src/mock-control.js";
 
 /**
  * Bad input gets the real service's error, never a 500: every route the mock registers is called
@@ -11,7 +12,7 @@ import { BUNDLED_SCENARIOS, createApp, mockOf } from "../../src/index.js";
 describe("no request produces a 500 or a stack trace", () => {
   const app = createApp({ seed: 5, scenarios: [BUNDLED_SCENARIOS] });
   // The change feed (GET /_mock/events) never ends by design; test/inspector/change-feed.test.ts covers it.
-  const routes = mockOf(app).context.routes.list().filter((r) => r.method !== "HEAD" && r.path !== "/_mock/events");
+  const routes = contextOf(mockOf(app)).routes.list().filter((r) => r.method !== "HEAD" && r.path !== "/_mock/events");
   const bodies: [string, string][] = [
     ["no body", ""],
     ["malformed JSON", '{"a": '],

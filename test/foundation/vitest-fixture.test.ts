@@ -28,11 +28,11 @@ describe("agent-platform-mock/vitest", () => {
     expect(await run(mock.url)).toEqual({ said: "hello" });
   });
 
-  test("has every method of the library's control surface but the in-process summary() and context", () => {
+  test("has every method of the library's control surface but the in-process summary()", () => {
     const methods = (proto: object) => Object.getOwnPropertyNames(proto).filter((name) => name !== "constructor");
     const remote = new RemoteMock("http://127.0.0.1:1");
     const missing = methods(MockControl.prototype).filter((name) => !(name in remote));
-    expect(missing).toEqual(["summary", "context"]);
+    expect(missing).toEqual(["summary"]);
     for (const group of ["faults", "waitFor", "clock"] as const) {
       const library = Object.getOwnPropertyDescriptor(MockControl.prototype, group)!.get!.call({ ctx: { clock: {}, faults: {}, data: {}, journal: {} } });
       expect(Object.keys(remote[group]).sort(), group).toEqual(Object.keys(library).sort());

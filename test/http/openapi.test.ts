@@ -2,6 +2,7 @@ import request from "supertest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp, mockOf } from "../../src/index.js";
+import { contextOf } from "../../src/mock-control.js";
 
 /** The OpenAPI documents are generated from the route declarations and are valid OpenAPI 3.1. */
 describe("GET /openapi.json and GET /_mock/openapi.json", () => {
@@ -24,7 +25,7 @@ describe("GET /openapi.json and GET /_mock/openapi.json", () => {
   });
 
   it("list every declared route once per mount prefix, tagged by its service", () => {
-    const routes = mockOf(app).context.routes.list().filter((r) => r.method !== "HEAD");
+    const routes = contextOf(mockOf(app)).routes.list().filter((r) => r.method !== "HEAD");
     const operations = (doc: Record<string, any>) =>
       Object.entries(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => ({ path, method: m.toUpperCase(), tag: op.tags[0] })));
     const documented = [...operations(simulated), ...operations(admin)].map((o) => `${o.method} ${o.path.replace(/\{([^}]+)\}/g, ":$1")}`);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startMockServer, type MockServer } from "../../src/index.js";
 import { issueFeedbackToken } from "../../src/tracing/feedback-tokens.js";
 import { Random } from "../../src/core/random.js";
+import { contextOf } from "../../src/mock-control.js";
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -10,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 it("200 concurrent submissions, mixing POST and GET, are all recorded once each, in arrival order; invalid ones in the burst record nothing", async () => {
-  const ctx = mock.control.context;
+  const ctx = contextOf(mock.control);
   const tokens = [0, 1, 2, 3].map((i) =>
     issueFeedbackToken(ctx, ctx.tracingUrl(), { run_id: `0198c0de-4444-7000-8000-00000000000${i}`, feedback_key: i % 2 ? "user_disliked" : "user_liked" }),
   );

@@ -5,6 +5,7 @@ import { request as httpRequest } from "node:http";
 import { createApp, mockOf, startMockServer } from "../../src/index.js";
 import { appForFile } from "../support/app-presets.js";
 import { issueFeedbackToken, type FeedbackToken } from "../../src/tracing/feedback-tokens.js";
+import { contextOf } from "../../src/mock-control.js";
 
 const RUN_A = "0198c0de-3333-7000-8000-00000000000a";
 const RUN_B = "0198c0de-3333-7000-8000-00000000000b";
@@ -12,7 +13,7 @@ const THREAD_A = "5a0d1c8e-1b2a-4e3f-9d8c-7b6a5f4e3d2c";
 const FIELDS = ["id", "token_id", "key", "run_id", "thread_id", "assistant_id", "scenario", "score", "value", "comment", "correction", "metadata", "method", "received_at"];
 
 function issue(app: Express, run_id: string, feedback_key: string, thread_id: string | null = null): FeedbackToken {
-  return issueFeedbackToken(mockOf(app).context, mockOf(app).context.tracingUrl(), { run_id, feedback_key, thread_id, assistant_id: thread_id && "agent", scenario: thread_id && "greeting" });
+  return issueFeedbackToken(contextOf(mockOf(app)), contextOf(mockOf(app)).tracingUrl(), { run_id, feedback_key, thread_id, assistant_id: thread_id && "agent", scenario: thread_id && "greeting" });
 }
 const submit = (app: Express, token: FeedbackToken, body: object) => request(app).post(new URL(token.url).pathname).send(body).expect(200);
 
@@ -173,7 +174,7 @@ describe("the request journal (GET /_mock/requests)", () => {
   it("caps a body sent without Content-Length (chunked) the same way", async () => {
     const mock = await startMockServer({ seed: 3, journal: { maxBodyBytes: 40 } });
     try {
-      const token = issueFeedbackToken(mock.control.context, mock.control.context.tracingUrl(), { run_id: RUN_A, feedback_key: "user_liked" });
+      const token = issueFeedbackToken(contextOf(mock.control), contextOf(mock.control).tracingUrl(), { run_id: RUN_A, feedback_key: "user_liked" });
       const text = JSON.stringify({ score: 1, comment: "y".repeat(200) });
       const status = await new Promise<number | undefined>((resolve, reject) => {
         const req = httpRequest(token.url, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {

@@ -6,12 +6,13 @@ import { appForFile } from "../support/app-presets.js";
 import { issueFeedbackToken, type FeedbackToken } from "../../src/tracing/feedback-tokens.js";
 import { expectFits } from "../support/schema-assert.js";
 import { fastApi422, missing } from "../support/errors.js";
+import { contextOf } from "../../src/mock-control.js";
 
 const RUN_ID = "0198c0de-0000-7000-8000-000000000001";
 const THREAD_ID = "6f1c5b9e-2d4a-4c3b-9a8e-1f2d3c4b5a69";
 
 function tokenFor(app: Express, feedbackKey: string, extra: { ttlMs?: number } = {}): FeedbackToken {
-  return issueFeedbackToken(mockOf(app).context, mockOf(app).context.tracingUrl(), {
+  return issueFeedbackToken(contextOf(mockOf(app)), contextOf(mockOf(app)).tracingUrl(), {
     run_id: RUN_ID,
     feedback_key: feedbackKey,
     thread_id: THREAD_ID,

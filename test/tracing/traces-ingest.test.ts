@@ -5,6 +5,7 @@ import * as zlib from "node:zlib";
 import { createApp, mockOf } from "../../src/index.js";
 import { appForFile } from "../support/app-presets.js";
 import { traceStoreOf } from "../../src/tracing/trace-store.js";
+import { contextOf } from "../../src/mock-control.js";
 
 const ROOT = "0198c0de-2700-7000-8000-000000000001";
 const CHILD = "0198c0de-2700-7000-8000-000000000002";
@@ -158,7 +159,7 @@ describe("the bounds", () => {
 
   it("past the cap the oldest runs are dropped first, and the drop is counted", async () => {
     const app = createApp({ seed: 1, fixtures: false });
-    traceStoreOf(mockOf(app).context).maxRuns = 2;
+    traceStoreOf(contextOf(mockOf(app))).maxRuns = 2;
     const post = (i: number) => ({ id: `0198c0de-2700-7000-8000-00000000010${i}`, name: `run${i}`, run_type: "chain" });
     await request(app).post("/api/v1/runs/batch").send({ post: [post(1), post(2), post(3)] }).expect(202);
     const res = await request(app).get("/_mock/traces");
@@ -172,7 +173,7 @@ describe("the bounds", () => {
 describe("the byte cap", () => {
   it("past the payload cap the oldest runs go first, counted like the run cap", async () => {
     const app = createApp({ seed: 1, fixtures: false });
-    traceStoreOf(mockOf(app).context).maxBytes = 2500;
+    traceStoreOf(contextOf(mockOf(app))).maxBytes = 2500;
     const post = (i: number) => ({ id: `0198c0de-2700-7000-8000-00000000020${i}`, name: `big${i}`, run_type: "chain", inputs: { pad: "x".repeat(1000) } });
     for (const i of [1, 2, 3]) await request(app).post("/api/v1/runs").send(post(i)).expect(202);
     const res = await request(app).get("/_mock/traces");
