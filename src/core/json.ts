@@ -32,48 +32,6 @@ export function copyJson<T>(value: T): T {
   return out as T;
 }
 
-/**
- * The JSON text of `value` when parsing it gives `value` back (deep-strictly equal), else undefined:
- * what may be kept as JSON and read back as the same value (no undefined property, NaN, Date or -0
- * that JSON would change).
- */
-export function exactJsonText(value: unknown): string | undefined {
-  const text = JSON.stringify(value);
-  return text !== undefined && carriedExactly(value) ? text : undefined;
-}
-
-/**
- * Whether JSON.parse(JSON.stringify(value)) is deep-strictly equal to `value`, decided by one walk
- * rather than by parsing the text back and comparing (which was most of what start-up's remembered
- * checks cost): strings, booleans, null, finite numbers but -0, arrays without holes or other
- * enumerable properties, and plain objects (Object.prototype) whose enumerable properties are all
- * carried; no enumerable symbol anywhere, since JSON drops them and the comparison does not.
- */
-function carriedExactly(value: unknown): boolean {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return true;
-    case "number":
-      return Number.isFinite(value) && !Object.is(value, -0);
-    case "object":
-      if (value === null) return true;
-      break;
-    default:
-      return false;
-  }
-  const keys = Object.keys(value);
-  if (Object.getOwnPropertySymbols(value).some((symbol) => Object.prototype.propertyIsEnumerable.call(value, symbol))) return false;
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype || keys.length !== value.length) return false;
-    for (let i = 0; i < value.length; i++) if (!Object.hasOwn(value, i) || !carriedExactly(value[i])) return false;
-    return true;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype || Object.prototype.toString.call(value) !== "[object Object]") return false;
-  for (const key of keys) if (!carriedExactly((value as Record<string, unknown>)[key])) return false;
-  return true;
-}
-
 /** Freezes a JSON value and everything in it, so that values shared between mocks cannot be changed. */
 export function freezeJson<T>(value: T): T {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
