@@ -7,7 +7,6 @@ import type { ServiceModule } from "./service-module.js";
 
 /** The kinds of fault a rule can inject (DESIGN §8). */
 export type FaultKind = "latency" | "status" | "reset" | "empty" | "malformed" | "drip" | "cut" | "stall" | "bad_frame" | "error_event";
-export const STREAM_FAULTS: readonly FaultKind[] = ["cut", "stall", "bad_frame", "error_event"];
 
 export interface FaultMatch {
   method?: string;

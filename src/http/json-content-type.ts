@@ -7,7 +7,7 @@ import { NOT_JSON, keepRawBody } from "./json-body.js";
 const JSON_TYPE = /^\s*application\/([!#$%&'*.^_`|~0-9a-z-]*\+)?json\s*(;|$)/i;
 
 /** Whether a Content-Type means JSON to the services; none (or an empty one) does, as in FastAPI. */
-export function isJsonContentType(type: string | undefined): boolean {
+function isJsonContentType(type: string | undefined): boolean {
   // What the SDKs send, checked first: this runs on every request with a body.
   return type === undefined || type === "application/json" || type.trim() === "" || JSON_TYPE.test(type);
 }
