@@ -3,6 +3,7 @@ import request from "supertest";
 import { get, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockServer, type MockServer } from "../../src/index.js";
+import { until } from "../support/until.js";
 
 /**
  * A bounded fuzz of the change feed (issue 28): random sequences of service and admin requests —
@@ -48,10 +49,6 @@ function feedEvents(raw: string): FeedEvent[] {
     events.push({ event: match[1] as string, id: Number(match[2]), data: JSON.parse(match[3] as string) });
   }
   return events;
-}
-
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((r) => setImmediate(r));
 }
 
 describe("fuzz: the change feed", () => {

@@ -6,6 +6,7 @@ import { createApp, mockOf, startMockServer, type MockServer } from "../../src/i
 import { FEED_BUDGET_BYTES, FEED_MAX_CLIENTS } from "../../src/admin/inspector-routes.js";
 import { protocolSessions } from "../../src/agent-server/protocol-session.js";
 import { contextOf } from "../../src/mock-control.js";
+import { until } from "../support/until.js";
 
 /** Issue 28, defects 8 (the services' part) and 9: memory one client can hold, and the small ones. */
 
@@ -19,11 +20,6 @@ function follow(url: string): Promise<{ res: IncomingMessage; text: () => string
       resolve({ res, text: () => text, bytes: () => Buffer.byteLength(text) });
     }).on("error", reject);
   });
-}
-
-/** Resolves once `done()` holds, checking after each turn of the event loop (no timer). */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((r) => setImmediate(r));
 }
 
 describe("the change feed (GET /_mock/events)", () => {
