@@ -46,14 +46,17 @@ describe("prebuilt validators (dist/schemas/validators)", () => {
     for (const mode of VALIDATOR_MODES) {
       const ajv = makeAjv(mode, { validateSchema: false });
       for (const schema of fresh.allDocuments()) ajv.addSchema(schema);
-      for (const key of new Set([...registry.madeKeys(mode), ...(mode === "exact" ? registry.allRefs() : [])])) {
+      // Every third key of each mode (at least one): the build writes all of them the same way, and
+      // compiling all ~570 with ajv is most of this file's time.
+      const keys = [...new Set([...registry.madeKeys(mode), ...(mode === "exact" ? registry.allRefs() : [])])].sort();
+      for (const key of keys.filter((_, i) => i % 3 === 0)) {
         const built = prebuilt.load(mode, key) as ValidateFunction;
         const compiled = key.startsWith("inline:") ? ajv.compile(JSON.parse(key.slice("inline:".length))) : (ajv.getSchema(key) as ValidateFunction);
         for (const sample of SAMPLES) expect(outcome(built, sample), `${mode} ${key}`).toEqual(outcome(compiled, sample));
         compared++;
       }
     }
-    expect(compared).toBeGreaterThan(400);
+    expect(compared).toBeGreaterThan(150);
   });
 
   it("are not used for other schemas: a changed schema file changes the fingerprint they are found by", () => {

@@ -14,10 +14,13 @@ import { until } from "../support/until.js";
 function follow(url: string): Promise<{ res: IncomingMessage; text: () => string; bytes: () => number }> {
   return new Promise((resolve, reject) => {
     get(`${url}/_mock/events`, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      resolve({ res, text: () => text, bytes: () => Buffer.byteLength(text) });
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      res.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        bytes += chunk.length;
+      });
+      resolve({ res, text: () => Buffer.concat(chunks).toString("utf8"), bytes: () => bytes });
     }).on("error", reject);
   });
 }
