@@ -8,6 +8,8 @@ import { errors, headers } from "./route-schemas.js";
 import { type RunCreateBody, type RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
 import { HEARTBEAT } from "./sse.js";
+import { threadsIn } from "./threads.js";
+import { runsIn } from "./runs.js";
 
 const A2A = "agent-server/a2a.json#/$defs/";
 const METHODS = new Set(["message/send", "message/stream", "tasks/get", "tasks/cancel"]);
@@ -103,7 +105,7 @@ function agentCard(graph: string, url: string) {
 async function sendMessage(ctx: MockContext, runs: RunService, assistantId: string, id: RpcId, body: Record<string, unknown>, scope: RequestScope) {
   const message = readMessage(body.params);
   const threadId = message.contextId ?? ctx.random.uuid4();
-  const thread = ctx.data.threads.get(threadId);
+  const thread = threadsIn(ctx).get(threadId);
   const resume = message.taskId !== undefined && thread?.status === "interrupted";
   const stream = body.method === "message/stream";
   const runBody: RunCreateBody = {
@@ -162,8 +164,8 @@ function partsOf(body: Record<string, unknown>): unknown[] {
 /** tasks/get: the run `id` on the thread `contextId`, with its state now. */
 function getTask(ctx: MockContext, params: unknown) {
   const p = readTaskParams(params);
-  const run = ctx.data.runs.get(p.id);
-  const thread = ctx.data.threads.get(p.contextId);
+  const run = runsIn(ctx).get(p.id);
+  const thread = threadsIn(ctx).get(p.contextId);
   if (!run || !thread || run.thread_id !== thread.thread_id) throw new A2aError(A2A_CODES.taskNotFound, `Task not found: ${p.id}`);
   const state = runState(run, thread.status === "interrupted");
   const task: Record<string, unknown> = { kind: "task", id: run.run_id, contextId: run.thread_id, status: { state, timestamp: formatTimestamp(run.updated_at) } };

@@ -9,6 +9,7 @@ import { FaultyStreamWriter, type StreamHooks } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
 import { sortInCreationOrder } from "./pagination.js";
+import { runsIn } from "./runs.js";
 
 type RunPath = { thread_id: string; run_id: string };
 type JoinQuery = { cancel_on_disconnect: boolean; stream_mode?: string[] };
@@ -122,7 +123,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       handler: ({ params, query }) => {
         const thread = requireThread(ctx, params.thread_id);
         const list = sortInCreationOrder(
-          ctx.data.runs.filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status)),
+          runsIn(ctx).filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status)),
           (r) => r.created_at,
           "desc",
         );
@@ -210,7 +211,7 @@ function joinHeaders(run: RunRecord): Record<string, string> {
 /** The run a path names, on the thread it names: 404 when either does not exist. */
 function requireRun(ctx: MockContext, params: RunPath): RunRecord {
   const thread = requireThread(ctx, params.thread_id);
-  const run = ctx.data.runs.get(params.run_id);
+  const run = runsIn(ctx).get(params.run_id);
   if (!run || run.thread_id !== thread.thread_id) throw agentErrors.notFound();
   return run;
 }

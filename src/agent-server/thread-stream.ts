@@ -4,6 +4,7 @@ import { type RunService } from "./runs.js";
 import { sse, type SseReply, type SseSink } from "../http/route.js";
 import { HEARTBEAT, sseFrame } from "./sse.js";
 import { sortInCreationOrder } from "./pagination.js";
+import { runsIn } from "./runs.js";
 
 export type ThreadStreamMode = "lifecycle" | "run_modes" | "state_update";
 
@@ -93,7 +94,7 @@ function follow(ctx: MockContext, runs: RunService, threadId: string, writer: Ss
 
   // What is already there: replayed when asked, else followed live from its next event.
   const existing = sortInCreationOrder(
-    ctx.data.runs.filter((r) => r.thread_id === threadId),
+    runsIn(ctx).filter((r) => r.thread_id === threadId),
     (r) => r.created_at,
     "asc",
   );

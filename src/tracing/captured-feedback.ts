@@ -2,6 +2,7 @@ import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { type FeedbackRecord } from "./feedback-records.js";
 import type { CapturedFeedback } from "../schemas/types.gen.js";
+import { feedbackIn } from "./feedback-records.js";
 
 /** Filter of `GET /_mock/feedback` and `mock.feedback()`; every given field must match. */
 // Declared here, closed: the schema's FeedbackQuery is an open object, and a closed type is what
@@ -22,7 +23,7 @@ export type { CapturedFeedback };
  */
 export function capturedFeedback(ctx: MockContext, filter: FeedbackFilter = {}): CapturedFeedback[] {
   const out: CapturedFeedback[] = [];
-  for (const record of ctx.data.feedback.values()) {
+  for (const record of feedbackIn(ctx).values()) {
     const item = toCaptured(record);
     if (matches(item, filter)) out.push(item);
   }

@@ -12,6 +12,7 @@ import { boundaryOf, parseMultipart, type FormPart } from "./multipart.js";
 import { queryRuns } from "./run-query.js";
 import { traceStoreOf, type IngestCreate, type IngestUpdate, type StoredAttachment, type TraceStore } from "./trace-store.js";
 import { feedbackStats, traceRunResponse } from "./trace-views.js";
+import { feedbackIn } from "./feedback-records.js";
 
 const R = "tracing/runs.json#/$defs/";
 const BATCH = `${R}TraceRunBatch`;
@@ -57,7 +58,7 @@ export function runRoutes(ctx: MockContext): RouteSpec[] {
         const read = readParts(parts);
         const feedback = read.feedback.map((f) => checked<FeedbackCreate>(FEEDBACK_CREATE, f));
         ingest(store(), read.creates, read.updates);
-        for (const f of feedback) if (!ctx.data.feedback.has(f.id ?? "")) recordApiFeedback(ctx, f, f.id ?? ctx.random.uuid4());
+        for (const f of feedback) if (!feedbackIn(ctx).has(f.id ?? "")) recordApiFeedback(ctx, f, f.id ?? ctx.random.uuid4());
         return { message: "Runs batch ingested" };
       },
     }),

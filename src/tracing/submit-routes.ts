@@ -3,6 +3,7 @@ import { object, route, UUID, type RouteSpec } from "../http/route.js";
 import { type FeedbackToken } from "./feedback-tokens.js";
 import { feedbackResponse, recordTokenFeedback, type Submission } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
+import { feedbackTokensIn } from "./feedback-tokens.js";
 
 const SUBMIT = "tracing/feedback-submit.json#/$defs/";
 const FEEDBACK = "tracing/feedback.json#/$defs/Feedback";
@@ -46,7 +47,7 @@ export function submitRoutes(ctx: MockContext): RouteSpec[] {
 
 /** The token, if it exists and has not expired on the mock's clock; reusable until then. */
 function liveToken(ctx: MockContext, tokenId: string): FeedbackToken {
-  const token = ctx.data.feedbackTokens.get(tokenId);
+  const token = feedbackTokensIn(ctx).get(tokenId);
   if (!token) throw tracingErrors.tokenNotFound();
   if (ctx.clock.now() >= token.expires_at) throw tracingErrors.tokenExpired();
   return token;

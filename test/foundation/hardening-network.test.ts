@@ -8,6 +8,7 @@ import type { Express } from "express";
 import { createApp, startMockServer, type MockServer } from "../../src/index.js";
 import { StreamWriter } from "../../src/http/stream-writer.js";
 import { contextOf } from "../../src/mock-control.js";
+import { runsIn } from "../../src/agent-server/runs.js";
 
 /**
  * Regression tests for issue 11's network cases: other web pages and hosts, slow clients, clients
@@ -142,7 +143,7 @@ describe("a stream client that never reads (real socket)", () => {
       socket.on("error", () => {});
       socket.write(`POST /runs/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
       socket.pause();
-      const runs = contextOf(mock.control).data.runs;
+      const runs = runsIn(contextOf(mock.control));
       for (let i = 0; i < 10_000 && runs.size === 0; i++) await new Promise((r) => setImmediate(r));
       const [run] = [...runs.values()];
       // The run service is internal; its execution's `done` settles when the run's work stops.
