@@ -33,7 +33,8 @@ export interface FaultHandle {
   [Symbol.dispose](): void;
 }
 
-export type { AdminRun, RunFilter };
+// The vocabulary of the control interface, which the admin API and RemoteMock share.
+export type { AdminRun, CapturedFeedback, CapturedTrace, FeedbackFilter, OverrideHandle, RevisionStatus, RunFilter, ScenarioInput, TraceFilter };
 
 // The shapes the control surface answers with are the admin API's schemas (admin/control.json).
 export type { ClockState, ScenarioSummary };

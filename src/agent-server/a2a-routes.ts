@@ -5,11 +5,10 @@ import { hangUp, object, reply, route, sse, UUID, type RequestScope, type RouteS
 import { A2A_CODES, A2aError, artifact, finishedStatus, finishedTask, history, messageInput, readMessage, readTaskParams, resultParts, resumeValue, runState } from "./a2a.js";
 import { accepts, RPC, rpcError, rpcId, rpcResult, type RpcId } from "./json-rpc.js";
 import { errors, headers } from "./route-schemas.js";
-import { type RunCreateBody, type RunService } from "./runs.js";
+import { runsIn, type RunCreateBody, type RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
 import { HEARTBEAT } from "./sse.js";
 import { threadsIn } from "./threads.js";
-import { runsIn } from "./runs.js";
 
 const A2A = "agent-server/a2a.json#/$defs/";
 const METHODS = new Set(["message/send", "message/stream", "tasks/get", "tasks/cancel"]);

@@ -3,12 +3,11 @@ import { isPlainObject, setOwn } from "../core/json.js";
 import { object, reply, route, UUID, type RequestScope, type RouteSpec } from "../http/route.js";
 import type { CronCountRequest, CronCreate, CronPatch, CronSearch, ThreadCronCreate } from "../schemas/types.gen.js";
 import type { Assistants } from "./assistants.js";
-import { checkSchedule, cronResponse, nextRunDate, parseEndTime, type CronRecord, type CronScheduler } from "./crons.js";
+import { cronsIn, checkSchedule, cronResponse, nextRunDate, parseEndTime, type CronRecord, type CronScheduler } from "./crons.js";
 import { agentErrors } from "./errors.js";
 import { paginate, sortInCreationOrder } from "./pagination.js";
 import { errors, THREAD_PATH } from "./route-schemas.js";
 import { contains, selectFields } from "./search-filters.js";
-import { cronsIn } from "./crons.js";
 import { threadsIn } from "./threads.js";
 
 const CRON = "agent-server/cron.json#/$defs/";

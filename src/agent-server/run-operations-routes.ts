@@ -2,10 +2,9 @@ import type { MockContext } from "../context.js";
 import { reply, route, type RouteSpec } from "../http/route.js";
 import { agentErrors } from "./errors.js";
 import { errors, RUN_PATH } from "./route-schemas.js";
-import { runResponse, type RunCreateBody, type RunRecord, type RunService } from "./runs.js";
+import { runsIn, runResponse, type RunCreateBody, type RunRecord, type RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
 import { requireThread } from "./threads-routes.js";
-import { runsIn } from "./runs.js";
 
 const OPS = "agent-server/run-operations.json#/$defs/";
 

@@ -2,14 +2,13 @@ import type { MockContext } from "../context.js";
 import { hangUp, reply, route, sse, type RequestScope, type RouteSpec, type SseReply, type SseSink } from "../http/route.js";
 import { agentErrors } from "./errors.js";
 import { streamIdOf, type Execution, type Frame, type Outcome, type StreamListener } from "./run-execution.js";
-import { finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
+import { runsIn, finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
 import { errors, headers, RUN, RUN_PATH, RUN_STREAM, THREAD_PATH } from "./route-schemas.js";
 import { HEARTBEAT, sseFrame } from "./sse.js";
 import { FaultyStreamWriter, type StreamHooks } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
 import { sortInCreationOrder } from "./pagination.js";
-import { runsIn } from "./runs.js";
 
 type RunPath = { thread_id: string; run_id: string };
 type JoinQuery = { cancel_on_disconnect: boolean; stream_mode?: string[] };

@@ -13,11 +13,10 @@ import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
 import type { StreamFault } from "../http/faults.js";
 import { renderTemplates, TemplateError } from "./templates.js";
-import { newThread, type ThreadRecord } from "./threads.js";
+import { newThread, threadsIn, type ThreadRecord } from "./threads.js";
 import type { MultitaskStrategy, RunCreate, RunStatus, ScenarioStoreWrite } from "../schemas/types.gen.js";
 import { ItemStore } from "./store-items.js";
 import { declareCollection } from "../store/store.js";
-import { threadsIn } from "./threads.js";
 
 export type { MultitaskStrategy, RunStatus };
 

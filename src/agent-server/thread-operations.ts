@@ -1,14 +1,11 @@
 import type { MockContext } from "../context.js";
 import { getOwn, isPlainObject, omit, setOwn } from "../core/json.js";
-import { checkpointsOf, deleteCheckpoints, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
+import { checkpointsIn, checkpointsOf, deleteCheckpoints, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
-import { type RunService } from "./runs.js";
+import { runsIn, type RunService } from "./runs.js";
 import { contains } from "./search-filters.js";
 import { publishThreadEvent } from "./thread-stream.js";
-import { newThread, type ThreadRecord, type ThreadStatus } from "./threads.js";
-import { threadsIn } from "./threads.js";
-import { runsIn } from "./runs.js";
-import { checkpointsIn } from "./checkpoints.js";
+import { threadsIn, newThread, type ThreadRecord, type ThreadStatus } from "./threads.js";
 
 export interface ThreadFilter {
   metadata?: Record<string, unknown>;

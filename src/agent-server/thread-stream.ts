@@ -1,10 +1,9 @@
 import type { MockContext } from "../context.js";
 import type { Execution, Frame, StreamListener } from "./run-execution.js";
-import { type RunService } from "./runs.js";
+import { runsIn, type RunService } from "./runs.js";
 import { sse, type SseReply, type SseSink } from "../http/route.js";
 import { HEARTBEAT, sseFrame } from "./sse.js";
 import { sortInCreationOrder } from "./pagination.js";
-import { runsIn } from "./runs.js";
 
 export type ThreadStreamMode = "lifecycle" | "run_modes" | "state_update";
 

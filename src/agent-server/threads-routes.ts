@@ -4,13 +4,11 @@ import { reply, route, type RouteSpec } from "../http/route.js";
 import { deleteCheckpoints } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { contains, selectFields } from "./search-filters.js";
-import { type RunService } from "./runs.js";
+import { runsIn, type RunService } from "./runs.js";
 import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
 import { paginate, sortInCreationOrder } from "./pagination.js";
-import { newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
+import { threadsIn, newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
 import { applySupersteps, type SuperstepUpdate } from "./thread-operations.js";
-import { threadsIn } from "./threads.js";
-import { runsIn } from "./runs.js";
 
 interface ThreadCreateBody {
   thread_id?: string;

@@ -1,8 +1,7 @@
 import type { MockContext } from "../context.js";
 import { listOf, object, route, UUID, type RouteSpec } from "../http/route.js";
 import { controlPlaneErrors } from "./errors.js";
-import { INTEGRATION_REF, REPOSITORY_REF, type IntegrationKind } from "./integrations-store.js";
-import { integrationsIn } from "./integrations-store.js";
+import { integrationsIn, INTEGRATION_REF, REPOSITORY_REF, type IntegrationKind } from "./integrations-store.js";
 
 /**
  * Path prefixes of each listing (control-plane-notes §5). `repohost` is the spec's neutral name for

@@ -1,8 +1,7 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { type FeedbackRecord } from "./feedback-records.js";
+import { feedbackIn, type FeedbackRecord } from "./feedback-records.js";
 import type { CapturedFeedback } from "../schemas/types.gen.js";
-import { feedbackIn } from "./feedback-records.js";
 
 /** Filter of `GET /_mock/feedback` and `mock.feedback()`; every given field must match. */
 // Declared here, closed: the schema's FeedbackQuery is an open object, and a closed type is what

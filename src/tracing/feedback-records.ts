@@ -2,10 +2,9 @@ import { MAX_DEPTH, shapeProblem } from "../core/shape-limits.js";
 import { validationError } from "../http/http-error.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { type FeedbackToken } from "./feedback-tokens.js";
+import { feedbackTokensIn, type FeedbackToken } from "./feedback-tokens.js";
 import type { Feedback, FeedbackCreate, SubmitBody } from "../schemas/types.gen.js";
 import { declareCollection } from "../store/store.js";
-import { feedbackTokensIn } from "./feedback-tokens.js";
 
 // The wire form (LangSmith `FeedbackSchema`, tracing/feedback.json), what a token URL accepts
 // (tracing/feedback-submit.json) and the body of `POST /feedback` (tracing/feedback-create.json).

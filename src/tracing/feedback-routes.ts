@@ -1,8 +1,7 @@
 import type { MockContext } from "../context.js";
 import { listOf, object, route, UUID, type RouteSpec } from "../http/route.js";
-import { feedbackResponse, recordApiFeedback, updateFeedback, type FeedbackCreate, type FeedbackRecord, type FeedbackUpdate, type StoredFeedback } from "./feedback-records.js";
+import { feedbackIn, feedbackResponse, recordApiFeedback, updateFeedback, type FeedbackCreate, type FeedbackRecord, type FeedbackUpdate, type StoredFeedback } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
-import { feedbackIn } from "./feedback-records.js";
 
 const CREATE = "tracing/feedback-create.json#/$defs/FeedbackCreate";
 const UPDATE = "tracing/feedback-update.json#/$defs/FeedbackUpdate";

@@ -6,13 +6,12 @@ import { setOwn } from "../core/json.js";
 import { isUuid } from "../core/random.js";
 import { MAX_DEPTH, jsonTextDepth } from "../core/shape-limits.js";
 import type { FeedbackCreate, TraceRunBatch, TraceRunCreate, TraceRunQuery, TraceRunUpdate } from "../schemas/types.gen.js";
-import { recordApiFeedback } from "./feedback-records.js";
+import { feedbackIn, recordApiFeedback } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
 import { boundaryOf, parseMultipart, type FormPart } from "./multipart.js";
 import { queryRuns } from "./run-query.js";
 import { traceStoreOf, type IngestCreate, type IngestUpdate, type StoredAttachment, type TraceStore } from "./trace-store.js";
 import { feedbackStats, traceRunResponse } from "./trace-views.js";
-import { feedbackIn } from "./feedback-records.js";
 
 const R = "tracing/runs.json#/$defs/";
 const BATCH = `${R}TraceRunBatch`;

@@ -1,9 +1,8 @@
 import type { MockContext } from "../context.js";
 import { object, route, UUID, type RouteSpec } from "../http/route.js";
-import { type FeedbackToken } from "./feedback-tokens.js";
+import { feedbackTokensIn, type FeedbackToken } from "./feedback-tokens.js";
 import { feedbackResponse, recordTokenFeedback, type Submission } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
-import { feedbackTokensIn } from "./feedback-tokens.js";
 
 const SUBMIT = "tracing/feedback-submit.json#/$defs/";
 const FEEDBACK = "tracing/feedback.json#/$defs/Feedback";

@@ -3,8 +3,7 @@ import { instantAfter, inClockRange } from "../core/clock.js";
 import type { ValidationIssue } from "../http/http-error.js";
 import { listOf, ref, route, type RouteSpec } from "../http/route.js";
 import { tracingErrors } from "./errors.js";
-import { issueFeedbackToken, tokenResponse, type IssueTokenInput } from "./feedback-tokens.js";
-import { feedbackTokensIn } from "./feedback-tokens.js";
+import { feedbackTokensIn, issueFeedbackToken, tokenResponse, type IssueTokenInput } from "./feedback-tokens.js";
 
 const TOKEN = "tracing/feedback-token.json#/$defs/";
 
