@@ -146,11 +146,9 @@ describe("a stream client that never reads (real socket)", () => {
       const runs = runsIn(contextOf(mock.control));
       for (let i = 0; i < 10_000 && runs.size === 0; i++) await new Promise((r) => setImmediate(r));
       const [run] = [...runs.values()];
-      // The run service is internal; its execution's `done` settles when the run's work stops.
-      const execution = (mock.control as unknown as { agent: { runs: { execution(id: string): { done: Promise<{ kind: string }> } | undefined } } }).agent.runs.execution(run!.run_id);
-      const outcome = await execution!.done;
-      expect(outcome.kind).toBe("cancelled");
-      expect(runs.get(run!.run_id)?.status).toBe("interrupted");
+      // Cancelled when the client was dropped: the run ends interrupted while its last event still waits a minute.
+      const [ended] = await mock.control.waitFor.run({ thread_id: run!.thread_id, status: "interrupted" });
+      expect(ended!.run_id).toBe(run!.run_id);
       socket.destroy();
     } finally {
       await mock.close();
