@@ -3,17 +3,16 @@ import { MockContext } from "./context.js";
 import { errorHandler } from "./http/fallback.js";
 import { readFixtures } from "./store/fixtures.js";
 import type { MockOptions } from "./options.js";
-import { controlPlaneModule } from "./control-plane/index.js";
+import { controlPlaneControl, controlPlaneModule, controlPlaneState } from "./control-plane/index.js";
 import { McpFixtureServers } from "./control-plane/mcp-fixture-servers.js";
 import { fixtureServersModule } from "./control-plane/mcp-fixture-routes.js";
 import { agentServer, agentServerModule } from "./agent-server/index.js";
-import { tracingModule } from "./tracing/index.js";
-import { tracingPort } from "./tracing/port.js";
+import { tracingControl, tracingModule, tracingPort } from "./tracing/index.js";
 import { Registrar } from "./http/registrar.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
 import { adminDocsRoute, apiDocsModule } from "./http/api-docs-module.js";
 import { adminModule } from "./admin/index.js";
-import { MockControl } from "./mock-control.js";
+import { MockControl, type ServicePorts } from "./mock-control.js";
 import { InspectorData } from "./inspector-data.js";
 import { wireLiveChanges } from "./live-changes.js";
 import { inspectorHome, inspectorRoutes } from "./admin/inspector-routes.js";
@@ -41,23 +40,27 @@ export function createApp(options: MockOptions = {}): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   const registrar = new Registrar(ctx);
+  const mcpServers = new McpFixtureServers(ctx);
+  const controlPlane = controlPlaneState(ctx, mcpServers);
+  const controlPlaneControls = controlPlaneControl(ctx, controlPlane.deployments);
   // The agent server reaches the tracing service only through its port (feedback URLs, run traces).
-  const agent = agentServer(ctx, options.scenarios ?? [], tracingPort(ctx));
+  const agent = agentServer(ctx, options.scenarios ?? [], tracingPort(ctx, controlPlaneControls.deploymentName));
+  // What MockControl, the change feed and the inspector use of the services: their ports, nothing else.
+  const services: ServicePorts = { agentServer: agent.control, controlPlane: controlPlaneControls, tracing: tracingControl(ctx) };
   // The change feed (`GET /_mock/events`, the inspector, thread join streams) follows the state from here on.
-  wireLiveChanges(ctx, agent);
-  const control = new MockControl(ctx, agent, fixtures.documents.map((d) => d.file));
-  registrar.add(adminModule(ctx, control, [adminDocsRoute(registrar), ...inspectorRoutes(ctx, new InspectorData(ctx, agent))]));
+  wireLiveChanges(ctx, services);
+  const control = new MockControl(ctx, services, fixtures.documents.map((d) => d.file));
+  registrar.add(adminModule(ctx, control, [adminDocsRoute(registrar), ...inspectorRoutes(ctx, new InspectorData(ctx, services))]));
   registrar.add(apiDocsModule(registrar));
   registrar.add(tracingModule(ctx));
-  const mcpServers = new McpFixtureServers(ctx);
-  const controlPlane = controlPlaneModule(ctx, fixtures, mcpServers);
-  registrar.add(controlPlane);
+  const controlPlaneRoutes = controlPlaneModule(ctx, fixtures, controlPlane);
+  registrar.add(controlPlaneRoutes);
   registrar.add(fixtureServersModule(mcpServers));
   const agentModule = agentServerModule(ctx, agent, fixtures);
   registrar.add(agentModule);
   // The seed phase, in order: tenants → integrations → providers → fixture servers → deployments
   // (the control plane's steps), then graphs → assistants (the agent server's).
-  controlPlane.seed?.();
+  controlPlaneRoutes.seed?.();
   agentModule.seed?.();
   fixtures.finish();
   for (const rule of readFaultRules(options.faults ?? [])) ctx.faults.add(rule);

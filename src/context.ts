@@ -5,7 +5,6 @@ import { Journal, DEFAULT_JOURNAL } from "./http/journal.js";
 import { RouteMatcher } from "./http/route-matcher.js";
 import type { RouteTarget } from "./http/exchange.js";
 import { Store } from "./store/store.js";
-import { Repositories } from "./store/repositories.js";
 import { Faults, type FaultRuleInput } from "./http/faults.js";
 import { EventBus } from "./core/event-bus.js";
 import type { LifecycleMode, MockOptions } from "./options.js";
@@ -21,8 +20,6 @@ export class MockContext {
   readonly clock: MockClock;
   readonly random: Random;
   readonly store = new Store();
-  /** The typed collections every service keeps its state in (src/store/repositories.ts). */
-  readonly data = new Repositories(this.store);
   readonly journal: Journal;
   /** Every route served, as the registrar mounted them: what requests are matched against (src/http/route-matcher.ts). */
   readonly routes = new RouteMatcher<RouteTarget>();

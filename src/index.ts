@@ -16,7 +16,7 @@ export type { ResetScope } from "./context.js";
 /** Typed authoring of inline scenarios and fixtures (editor completion; typos fail to compile). */
 export { defineScenario, defineFixtures } from "./define-scenario.js";
 // Scenario, fixture, filter and record types are generated from the JSON Schemas (src/schemas).
-export type { Ending, Scenario, ScenarioEvent, ScenarioFile, ScenarioInput, ScenarioMatch, Turn } from "./agent-server/scenario-types.js";
+export type { Ending, Scenario, ScenarioEvent, ScenarioFile, ScenarioInput, ScenarioMatch, Turn } from "./agent-server/index.js";
 export type {
   DeepPartial,
   DeploymentFixtureEntry,
@@ -38,8 +38,8 @@ export type {
   Revision,
 } from "./schemas/types.gen.js";
 export type { JournalEntry, JournalFilter } from "./http/journal.js";
-export type { FeedbackFilter } from "./tracing/captured-feedback.js";
+export type { FeedbackFilter } from "./tracing/index.js";
 export type { RunFilter } from "./mock-control.js";
-export type { OverrideHandle } from "./agent-server/scenario-registry.js";
+export type { OverrideHandle } from "./agent-server/index.js";
 export { LoadError } from "./core/load-error.js";
 export type { LoadProblem } from "./core/load-error.js";

@@ -6,17 +6,10 @@ import { parseDuration } from "./core/duration.js";
 import { LoadError, type LoadProblem } from "./core/load-error.js";
 import { parseDocument } from "./core/read-documents.js";
 import { ControlError, requireKnownKeys } from "./control-error.js";
-import type { AgentServer } from "./agent-server/index.js";
-import { adminRunResponse } from "./agent-server/runs.js";
-import type { LoadedScenario, ScenarioInput } from "./agent-server/scenario-types.js";
-import type { OverrideHandle } from "./agent-server/scenario-registry.js";
-import { deploymentsOf } from "./control-plane/deployments-service.js";
-import type { RevisionStatus } from "./control-plane/deployments-store.js";
-import { pathFor } from "./control-plane/lifecycle.js";
-import { capturedFeedback, type CapturedFeedback, type FeedbackFilter } from "./tracing/captured-feedback.js";
+import type { AdminRun, AgentServerControl, OverrideHandle, RunFilter, ScenarioInput } from "./agent-server/index.js";
+import type { ControlPlaneControl, RevisionStatus } from "./control-plane/index.js";
+import type { CapturedFeedback, CapturedTrace, FeedbackFilter, TraceFilter, TracingControl } from "./tracing/index.js";
 import type { FaultRule, FaultRuleInput } from "./http/faults.js";
-import { capturedTraces, type CapturedTrace, type TraceFilter } from "./tracing/trace-views.js";
-import { traceStoreOf } from "./tracing/trace-store.js";
 import { readFaultRules } from "./http/fault-rules-file.js";
 
 export const RESET_SCOPES: readonly ResetScope[] = ["all", "store", "feedback", "journal", "scenarios", "faults", "traces"];
@@ -40,14 +33,8 @@ export interface FaultHandle {
   [Symbol.dispose](): void;
 }
 
-/** Filter of `mock.runs()` and `GET /_mock/runs`; every given field must match. */
-export interface RunFilter {
-  thread_id?: string;
-  scenario?: string;
-  status?: string;
-}
-
-export type AdminRun = ReturnType<typeof adminRunResponse>;
+// The vocabulary of the control interface, which the admin API and RemoteMock share.
+export type { AdminRun, CapturedFeedback, CapturedTrace, FeedbackFilter, OverrideHandle, RevisionStatus, RunFilter, ScenarioInput, TraceFilter };
 
 // The shapes the control surface answers with are the admin API's schemas (admin/control.json).
 export type { ClockState, ScenarioSummary };
@@ -58,6 +45,13 @@ export interface MockSummary {
   lifecycle: string;
   fixtures: { files: string[]; deployments: number; oauthProviders: number; integrations: number };
   scenarios: string[];
+}
+
+/** The services' ports MockControl drives (app.ts wires them). */
+export interface ServicePorts {
+  agentServer: AgentServerControl;
+  controlPlane: ControlPlaneControl;
+  tracing: TracingControl;
 }
 
 /**
@@ -75,7 +69,7 @@ export class MockControl {
 
   constructor(
     private readonly ctx: MockContext,
-    private readonly agent: AgentServer,
+    private readonly services: ServicePorts,
     private readonly fixtureFiles: readonly string[] = [],
   ) {
     contexts.set(this, ctx);
@@ -86,28 +80,24 @@ export class MockControl {
 
   /** What was loaded at start and how the mock runs: the CLI's start banner. */
   summary(): MockSummary {
-    const data = this.ctx.data;
     return {
       seed: this.ctx.options.seed === undefined || this.ctx.options.seed === "" ? undefined : String(this.ctx.options.seed),
       clock: this.ctx.clock.mode === "fixed" ? "fixed (seeded; moves only when advanced)" : "real (wall clock)",
       lifecycle: this.ctx.lifecycle,
-      fixtures: { files: [...this.fixtureFiles], deployments: data.deployments.size, oauthProviders: data.providers.size, integrations: data.integrations.size },
-      scenarios: this.agent.scenarios.list().map((s) => s.name),
+      fixtures: { files: [...this.fixtureFiles], ...this.services.controlPlane.counts() },
+      scenarios: this.services.agentServer.scenarios().map((s) => s.name),
     };
   }
 
   /** Feedback recorded through token URLs (and the LangSmith API), in arrival order. */
   feedback(filter: FeedbackFilter = {}): CapturedFeedback[] {
     requireKnownKeys("feedback", filter);
-    return capturedFeedback(this.ctx, filter);
+    return this.services.tracing.feedback(filter);
   }
 
   /** Forgets captured feedback (tokens stay valid); returns how many records went. */
   clearFeedback(): number {
-    const feedback = this.ctx.data.feedback;
-    const deleted = feedback.size;
-    feedback.clear();
-    return deleted;
+    return this.services.tracing.clearFeedback();
   }
 
   // Traces (issue 27)
@@ -116,20 +106,17 @@ export class MockControl {
   traces(filter: TraceFilter = {}): CapturedTrace[] {
     requireKnownKeys("trace", filter);
     if (filter.error !== undefined && typeof filter.error !== "boolean") throw new ControlError(400, `error must be true or false; got ${JSON.stringify(filter.error)}`);
-    return capturedTraces(this.ctx, filter);
+    return this.services.tracing.traces(filter);
   }
 
   /** How many captured runs were dropped to stay within the trace cap (oldest first) since the last reset. */
   droppedTraces(): number {
-    return traceStoreOf(this.ctx).dropped;
+    return this.services.tracing.droppedTraces();
   }
 
   /** Forgets captured runs and projects; returns how many runs went. */
   clearTraces(): number {
-    const store = traceStoreOf(this.ctx);
-    const deleted = store.size;
-    store.clear();
-    return deleted;
+    return this.services.tracing.clearTraces();
   }
 
   /** The request journal, oldest first (admin routes are never in it). */
@@ -148,27 +135,23 @@ export class MockControl {
   /** Every run with the request body as sent, the scenario and turn it played, its status and feedback URLs. */
   runs(filter: RunFilter = {}): AdminRun[] {
     requireKnownKeys("run", filter);
-    const threadId = filter.thread_id?.toLowerCase();
-    return this.ctx.data.runs
-      .filter((r) => (!threadId || r.thread_id === threadId) && (!filter.scenario || r.scenario === filter.scenario) && (!filter.status || r.status === filter.status))
-      .map(adminRunResponse);
+    return this.services.agentServer.runs(filter);
   }
 
   run(runId: string): AdminRun {
-    const run = this.ctx.data.runs.get(runId.toLowerCase());
+    const run = this.services.agentServer.run(runId);
     if (!run) throw new ControlError(404, `Run ${runId} not found`);
-    return adminRunResponse(run);
+    return run;
   }
 
   /** The loaded scenarios in match order. */
   scenarios(): ScenarioSummary[] {
-    const registry = this.agent.scenarios;
-    return registry.list().map((s) => describeScenario(s, registry.isUsed(s), registry.isOverride(s)));
+    return this.services.agentServer.scenarios();
   }
 
   /** Loads scenario files, folders or objects after start; returns the names loaded. */
   async loadScenarios(input: string | ScenarioInput | readonly (string | ScenarioInput)[]): Promise<string[]> {
-    return this.agent.loadScenarios(Array.isArray(input) ? input : [input as string | ScenarioInput]);
+    return this.services.agentServer.loadScenarios(Array.isArray(input) ? input : [input as string | ScenarioInput]);
   }
 
   /**
@@ -180,7 +163,7 @@ export class MockControl {
     const problems: LoadProblem[] = [];
     const doc = parseDocument(`<POST /_mock/scenarios>.${format}`, text, problems, true);
     try {
-      return this.agent.scenarios.add(doc ? [doc] : [], problems);
+      return this.services.agentServer.addScenarios(doc ? [doc] : [], problems);
     } catch (err) {
       if (err instanceof LoadError) throw new ControlError(422, err.problems);
       throw err;
@@ -193,7 +176,7 @@ export class MockControl {
    * scenarios are reset — MSW's `server.use()`. A same-named scenario is hidden meanwhile.
    */
   use(...scenarios: (string | ScenarioInput)[]): OverrideHandle {
-    return this.agent.scenarios.use(scenarios);
+    return this.services.agentServer.useScenarios(scenarios);
   }
 
   /** use() with a scenario file's content (JSON or YAML: one scenario or a list), as loadScenarioText() loads one. */
@@ -202,7 +185,7 @@ export class MockControl {
     const problems: LoadProblem[] = [];
     const doc = parseDocument(`<POST /_mock/overrides>.${format}`, text, problems, true);
     try {
-      return this.agent.scenarios.useDocuments(doc ? [doc] : [], problems);
+      return this.services.agentServer.useScenarioDocuments(doc ? [doc] : [], problems);
     } catch (err) {
       if (err instanceof LoadError) throw new ControlError(422, err.problems);
       throw err;
@@ -210,31 +193,17 @@ export class MockControl {
   }
 
   removeScenario(name: string): void {
-    if (!this.agent.scenarios.remove(name)) throw new ControlError(404, `Scenario '${name}' not found`);
+    if (!this.services.agentServer.removeScenario(name)) throw new ControlError(404, `Scenario '${name}' not found`);
   }
 
   /** Makes the deployment's next (or in-flight) revision fail when it reaches `at`. */
   failDeployment(deploymentId: string, at: RevisionStatus): { deployment_id: string; at: RevisionStatus } & Record<string, unknown> {
-    const deployment = this.#deployment(deploymentId);
-    if (!pathFor(deployment.source).includes(at)) {
-      throw new ControlError(400, `A '${deployment.source}' revision never reaches ${at}: image sources skip the build states. Choose one of ${pathFor(deployment.source).slice(0, -1).join(", ")}.`);
-    }
-    const scripted = deploymentsOf(this.ctx).lifecycle.fail(deployment.id, at);
-    return { deployment_id: deployment.id, at, ...scripted };
+    return this.services.controlPlane.failDeployment(deploymentId, at);
   }
 
   /** Moves the deployment's in-flight revision on by `steps` lifecycle steps. */
   advanceDeployment(deploymentId: string, steps = 1): { deployment_id: string; revision_id: string; status: string | undefined; in_flight: boolean } {
-    const deployment = this.#deployment(deploymentId);
-    const { lifecycle, store } = deploymentsOf(this.ctx);
-    const revisionId = lifecycle.inFlightRevision(deployment.id);
-    if (!revisionId) {
-      const latest = (deployment.latest_revision_id && store.revisionOf(deployment.id, deployment.latest_revision_id)?.revision.status) || "none";
-      throw new ControlError(409, `Deployment ${deployment.id} has no revision in flight (its latest revision is ${latest}).`);
-    }
-    lifecycle.advance(deployment.id, steps);
-    const revision = store.revisionOf(deployment.id, revisionId)?.revision;
-    return { deployment_id: deployment.id, revision_id: revisionId, status: revision?.status, in_flight: lifecycle.inFlightRevision(deployment.id) === revisionId };
+    return this.services.controlPlane.advanceDeployment(deploymentId, steps);
   }
 
   /**
@@ -292,11 +261,12 @@ export class MockControl {
    * there is. Each waits as one more subscriber of what it watches (the change feed is another).
    */
   get waitFor() {
-    const { data, journal } = this.ctx;
+    const { journal } = this.ctx;
+    const { agentServer, tracing } = this.services;
     return {
-      feedback: (filter: FeedbackFilter = {}, options: WaitOptions = {}) => this.#waitUntil("feedback", () => this.feedback(filter), filter, (l) => data.feedback.subscribe(l), options),
+      feedback: (filter: FeedbackFilter = {}, options: WaitOptions = {}) => this.#waitUntil("feedback", () => this.feedback(filter), filter, (l) => tracing.onFeedback(l), options),
       request: (filter: JournalFilter = {}, options: WaitOptions = {}) => this.#waitUntil("request", () => this.requests(filter), filter, (l) => journal.subscribe(l), options),
-      run: (filter: RunFilter = {}, options: WaitOptions = {}) => this.#waitUntil("run", () => this.runs(filter), filter, (l) => data.runs.subscribe(l), options),
+      run: (filter: RunFilter = {}, options: WaitOptions = {}) => this.#waitUntil("run", () => this.runs(filter), filter, (l) => agentServer.onRuns(l), options),
       trace: (filter: TraceFilter = {}, options: WaitOptions = {}) => this.#waitUntil("trace", () => this.traces(filter), filter, (l) => this.ctx.events.subscribe((e) => e.type.startsWith("trace.") && l()), options),
     };
   }
@@ -355,31 +325,6 @@ export class MockControl {
       state: (): ClockState => ({ now: formatTimestamp(clock.now()), mode: clock.mode, auto_advance: clock.autoAdvance, lifecycle: ctx.lifecycle }),
     };
   }
-
-
-  #deployment(id: string) {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new ControlError(400, `deployment_id must be a UUID; got ${JSON.stringify(id)}`);
-    const { store, lifecycle } = deploymentsOf(this.ctx);
-    lifecycle.catchUp();
-    const deployment = store.byId(id.toLowerCase());
-    if (!deployment) throw new ControlError(404, `Deployment ${id} not found`);
-    return deployment;
-  }
-}
-
-function describeScenario(s: LoadedScenario, used: boolean, override: boolean): ScenarioSummary {
-  return {
-    name: s.name,
-    description: s.description ?? null,
-    graph_id: s.graph_id ?? null,
-    priority: s.priority,
-    once: s.once,
-    used,
-    override,
-    match: s.match,
-    turns: s.turns,
-    source: `${s.source.file}#${s.source.pointer}`,
-  };
 }
 
 const contexts = new WeakMap<MockControl, MockContext>();

@@ -1,11 +1,7 @@
 import type { ResetScope } from "./context.js";
 import type { JournalEntry, JournalFilter } from "./http/journal.js";
-import type { CapturedFeedback, FeedbackFilter } from "./tracing/captured-feedback.js";
-import type { CapturedTrace, TraceFilter } from "./tracing/trace-views.js";
-import type { ScenarioInput } from "./agent-server/scenario-types.js";
 import type { FaultRule, FaultRuleInput } from "./http/faults.js";
-import type { RevisionStatus } from "./control-plane/deployments-store.js";
-import type { AdminRun, ClockState, MockControl, RunFilter, ScenarioSummary, WaitOptions } from "./mock-control.js";
+import type { AdminRun, CapturedFeedback, CapturedTrace, ClockState, FeedbackFilter, MockControl, RevisionStatus, RunFilter, ScenarioInput, ScenarioSummary, TraceFilter, WaitOptions } from "./mock-control.js";
 import { ControlError, requireKnownKeys } from "./control-error.js";
 import { LoadError, type LoadProblem } from "./core/load-error.js";
 import { readDocuments } from "./core/read-documents.js";

@@ -2,9 +2,7 @@ import { isPlainObject } from "../core/json.js";
 import { ControlError } from "../control-error.js";
 import { object, route, UUID, type RouteSpec } from "../http/route.js";
 import type { ResetScope } from "../context.js";
-import type { RevisionStatus } from "../control-plane/deployments-store.js";
-import type { MockControl } from "../mock-control.js";
-import type { OverrideHandle } from "../agent-server/scenario-registry.js";
+import type { MockControl, OverrideHandle, RevisionStatus } from "../mock-control.js";
 
 const S = "admin/control.json#/$defs/";
 const LIFECYCLE = "admin/deployment-lifecycle.json#/$defs/";

@@ -1,7 +1,6 @@
 import { object, route, type JsonSchema, type RouteSpec } from "../http/route.js";
 import type { JournalFilter } from "../http/journal.js";
-import type { MockControl, RunFilter, WaitOptions } from "../mock-control.js";
-import type { FeedbackFilter } from "../tracing/captured-feedback.js";
+import type { FeedbackFilter, MockControl, RunFilter, WaitOptions } from "../mock-control.js";
 import { schemas } from "../schemas/registry.js";
 
 const S = "admin/control.json#/$defs/";

@@ -1,7 +1,6 @@
 import { route, type RouteSpec } from "../http/route.js";
 import { schemas } from "../schemas/registry.js";
-import type { MockControl } from "../mock-control.js";
-import type { TraceFilter } from "../tracing/trace-views.js";
+import type { MockControl, TraceFilter } from "../mock-control.js";
 
 const T = "tracing/runs.json#/$defs/";
 

@@ -5,9 +5,10 @@ import { hangUp, object, reply, route, sse, UUID, type RequestScope, type RouteS
 import { A2A_CODES, A2aError, artifact, finishedStatus, finishedTask, history, messageInput, readMessage, readTaskParams, resultParts, resumeValue, runState } from "./a2a.js";
 import { accepts, RPC, rpcError, rpcId, rpcResult, type RpcId } from "./json-rpc.js";
 import { errors, headers } from "./route-schemas.js";
-import { type RunCreateBody, type RunService } from "./runs.js";
+import { runsIn, type RunCreateBody, type RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
 import { HEARTBEAT } from "./sse.js";
+import { threadsIn } from "./threads.js";
 
 const A2A = "agent-server/a2a.json#/$defs/";
 const METHODS = new Set(["message/send", "message/stream", "tasks/get", "tasks/cancel"]);
@@ -103,7 +104,7 @@ function agentCard(graph: string, url: string) {
 async function sendMessage(ctx: MockContext, runs: RunService, assistantId: string, id: RpcId, body: Record<string, unknown>, scope: RequestScope) {
   const message = readMessage(body.params);
   const threadId = message.contextId ?? ctx.random.uuid4();
-  const thread = ctx.data.threads.get(threadId);
+  const thread = threadsIn(ctx).get(threadId);
   const resume = message.taskId !== undefined && thread?.status === "interrupted";
   const stream = body.method === "message/stream";
   const runBody: RunCreateBody = {
@@ -162,8 +163,8 @@ function partsOf(body: Record<string, unknown>): unknown[] {
 /** tasks/get: the run `id` on the thread `contextId`, with its state now. */
 function getTask(ctx: MockContext, params: unknown) {
   const p = readTaskParams(params);
-  const run = ctx.data.runs.get(p.id);
-  const thread = ctx.data.threads.get(p.contextId);
+  const run = runsIn(ctx).get(p.id);
+  const thread = threadsIn(ctx).get(p.contextId);
   if (!run || !thread || run.thread_id !== thread.thread_id) throw new A2aError(A2A_CODES.taskNotFound, `Task not found: ${p.id}`);
   const state = runState(run, thread.status === "interrupted");
   const task: Record<string, unknown> = { kind: "task", id: run.run_id, contextId: run.thread_id, status: { state, timestamp: formatTimestamp(run.updated_at) } };

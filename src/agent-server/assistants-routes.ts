@@ -10,6 +10,7 @@ import { paginate, sortInCreationOrder } from "./pagination.js";
 import { agentErrors } from "./errors.js";
 import { ASSISTANT, errors } from "./route-schemas.js";
 import type { AssistantCountRequest, AssistantSearchRequest, AssistantVersionsRequest } from "../schemas/types.gen.js";
+import { threadsIn } from "./threads.js";
 
 type SearchBody = Required<Pick<AssistantSearchRequest, "limit" | "offset" | "sort_by" | "sort_order">> & AssistantSearchRequest;
 type VersionsBody = Required<Pick<AssistantVersionsRequest, "limit" | "offset">> & AssistantVersionsRequest;
@@ -92,7 +93,7 @@ export function assistantsRoutes(ctx: MockContext, assistants: Assistants, graph
         // The document: `delete_threads` deletes every thread whose metadata names the assistant, with its runs and checkpoints.
         if (query.delete_threads) {
           const id = params.assistant_id.toLowerCase();
-          for (const thread of ctx.data.threads.filter((t) => t.metadata.assistant_id === id)) deleteThread(ctx, runs, thread.thread_id);
+          for (const thread of threadsIn(ctx).filter((t) => t.metadata.assistant_id === id)) deleteThread(ctx, runs, thread.thread_id);
         }
         return reply(204);
       },

@@ -4,6 +4,7 @@ import { isPlainObject } from "../core/json.js";
 import { isUuid, uuid5 } from "../core/random.js";
 import { contains } from "../core/contains.js";
 import { agentErrors } from "./errors.js";
+import { declareCollection } from "../store/store.js";
 
 /** The namespace the real server derives default assistant ids from (notes §A1). */
 export const ASSISTANT_NAMESPACE = "6ba7b821-9dad-11d1-80b4-00c04fd430c8";
@@ -82,10 +83,10 @@ export interface AssistantCreateInput {
 export type AssistantPatchInput = Partial<Pick<AssistantRecord, "graph_id" | "config" | "context" | "metadata" | "name">> & { description?: string };
 
 /**
- * The agent server's assistants (`ctx.data.assistants`, versions in `ctx.data.assistantVersions`).
+ * The agent server's assistants (`assistantsIn(ctx)`, versions in `assistantVersionsIn(ctx)`).
  * Each graph the server knows (the scenarios' and the `graphs` fixtures') has a default assistant,
  * made when the graph first becomes known, as the real server makes one per graph at start; a
- * default that was deleted stays deleted (`ctx.data.deletedDefaults`) until a reset.
+ * default that was deleted stays deleted (`deletedDefaultsIn(ctx)`) until a reset.
  */
 export class Assistants {
   constructor(
@@ -100,7 +101,8 @@ export class Assistants {
 
   /** Makes the default assistant of every known graph that has none yet. */
   sync(graphs: readonly string[] = this.graphs()): void {
-    const { assistants, deletedDefaults } = this.ctx.data;
+    const assistants = assistantsIn(this.ctx);
+    const deletedDefaults = deletedDefaultsIn(this.ctx);
     for (const graph of graphs) {
       const id = defaultAssistantId(graph);
       if (assistants.has(id) || deletedDefaults.has(id)) continue;
@@ -112,7 +114,7 @@ export class Assistants {
   all(): AssistantRecord[] {
     this.sync();
     const graphs = new Set(this.graphs());
-    return this.ctx.data.assistants.filter((a) => graphs.has(a.graph_id));
+    return assistantsIn(this.ctx).filter((a) => graphs.has(a.graph_id));
   }
 
   get(id: string): AssistantRecord | undefined {
@@ -122,7 +124,7 @@ export class Assistants {
   /** get() with the known graphs already listed. */
   private find(id: string, graphs: readonly string[]): AssistantRecord | undefined {
     this.sync(graphs);
-    const found = this.ctx.data.assistants.get(id.toLowerCase());
+    const found = assistantsIn(this.ctx).get(id.toLowerCase());
     return found && graphs.includes(found.graph_id) ? found : undefined;
   }
 
@@ -154,7 +156,7 @@ export class Assistants {
     if (input.graph_id !== undefined) this.requireGraph(input.graph_id);
     const given = input.config !== undefined || input.context !== undefined ? alignConfigAndContext(input.config ?? {}, input.context ?? {}) : undefined;
     const now = this.ctx.clock.now();
-    const versions = this.ctx.data.assistantVersions.get(current.assistant_id) ?? [];
+    const versions = assistantVersionsIn(this.ctx).get(current.assistant_id) ?? [];
     const next: AssistantRecord = {
       ...current,
       graph_id: input.graph_id ?? current.graph_id,
@@ -167,15 +169,17 @@ export class Assistants {
       version: Math.max(0, ...versions.map((v) => v.version)) + 1,
       updated_at: now,
     };
-    this.ctx.data.assistants.set(next.assistant_id, next);
-    this.ctx.data.assistantVersions.set(next.assistant_id, [...versions, versionOf(next, now)]);
+    assistantsIn(this.ctx).set(next.assistant_id, next);
+    assistantVersionsIn(this.ctx).set(next.assistant_id, [...versions, versionOf(next, now)]);
     return next;
   }
 
   /** `DELETE /assistants/{id}`: the assistant and its versions. */
   delete(id: string): void {
     const current = this.require(id);
-    const { assistants, assistantVersions, deletedDefaults } = this.ctx.data;
+    const assistants = assistantsIn(this.ctx);
+    const assistantVersions = assistantVersionsIn(this.ctx);
+    const deletedDefaults = deletedDefaultsIn(this.ctx);
     assistants.delete(current.assistant_id);
     assistantVersions.delete(current.assistant_id);
     if (current.assistant_id === defaultAssistantId(current.graph_id)) deletedDefaults.set(current.assistant_id, true);
@@ -184,7 +188,7 @@ export class Assistants {
   /** `POST /assistants/{id}/versions`: newest first, filtered by metadata; none is the real server's 404. */
   versions(id: string, filter: { metadata?: Record<string, unknown>; limit: number; offset: number }): AssistantVersionRecord[] {
     this.sync();
-    const all = (this.ctx.data.assistantVersions.get(id.toLowerCase()) ?? []).filter((v) => !filter.metadata || contains(v.metadata, filter.metadata));
+    const all = (assistantVersionsIn(this.ctx).get(id.toLowerCase()) ?? []).filter((v) => !filter.metadata || contains(v.metadata, filter.metadata));
     const page = [...all].sort((a, b) => b.version - a.version).slice(filter.offset, filter.offset + filter.limit);
     if (!page.length) throw agentErrors.assistantVersionsNotFound(id.toLowerCase());
     return page;
@@ -193,10 +197,10 @@ export class Assistants {
   /** `POST /assistants/{id}/latest`: that version's fields become the assistant's (no new version). */
   setLatest(id: string, version: number): AssistantRecord {
     const current = this.require(id);
-    const chosen = (this.ctx.data.assistantVersions.get(current.assistant_id) ?? []).find((v) => v.version === version);
+    const chosen = (assistantVersionsIn(this.ctx).get(current.assistant_id) ?? []).find((v) => v.version === version);
     if (!chosen) throw agentErrors.notFound();
     const next: AssistantRecord = { ...current, config: chosen.config, context: chosen.context, metadata: chosen.metadata, version: chosen.version, name: chosen.name, description: chosen.description };
-    this.ctx.data.assistants.set(next.assistant_id, next);
+    assistantsIn(this.ctx).set(next.assistant_id, next);
     return next;
   }
 
@@ -221,8 +225,8 @@ export class Assistants {
   private insert(fields: Omit<AssistantRecord, "created_at" | "updated_at" | "version">): AssistantRecord {
     const now = this.ctx.clock.now();
     const record: AssistantRecord = { ...fields, created_at: now, updated_at: now, version: 1 };
-    this.ctx.data.assistants.set(record.assistant_id, record);
-    this.ctx.data.assistantVersions.set(record.assistant_id, [versionOf(record, now)]);
+    assistantsIn(this.ctx).set(record.assistant_id, record);
+    assistantVersionsIn(this.ctx).set(record.assistant_id, [versionOf(record, now)]);
     return record;
   }
 }
@@ -259,3 +263,9 @@ function alignConfigAndContext(config: Record<string, unknown>, context: Record<
   if (hasContext) return { config: { ...config, configurable: context }, context };
   return { config, context };
 }
+
+export const assistantsIn = declareCollection<AssistantRecord>("assistants");
+/** An assistant's versions, oldest first, by assistant id. */
+export const assistantVersionsIn = declareCollection<readonly AssistantVersionRecord[]>("assistant_versions");
+/** Default assistants (one per graph) that were deleted, so they are not made again. */
+export const deletedDefaultsIn = declareCollection<true>("deleted_default_assistants");

@@ -4,6 +4,7 @@ import { isPlainObject, omit, setOwn } from "../core/json.js";
 import { uuid5 } from "../core/random.js";
 import type { Interrupt } from "./threads.js";
 import { SERVER_RUN_METADATA } from "./server-identity.js";
+import { declareCollection } from "../store/store.js";
 
 /**
  * One saved state of a thread. As LangGraph's checkpointer, a run saves one per step: an `input`
@@ -50,21 +51,21 @@ export interface RunCheckpointsInput {
 
 /** A thread's checkpoints, newest first. */
 export function checkpointsOf(ctx: MockContext, threadId: string): CheckpointRecord[] {
-  return [...(ctx.data.checkpoints.get(threadId) ?? [])].reverse();
+  return [...(checkpointsIn(ctx).get(threadId) ?? [])].reverse();
 }
 
 /** The thread's newest checkpoint, if a run saved one. */
 export function latestCheckpoint(ctx: MockContext, threadId: string): CheckpointRecord | undefined {
-  return ctx.data.checkpoints.get(threadId)?.at(-1);
+  return checkpointsIn(ctx).get(threadId)?.at(-1);
 }
 
 export function deleteCheckpoints(ctx: MockContext, threadId: string): void {
-  ctx.data.checkpoints.delete(threadId);
+  checkpointsIn(ctx).delete(threadId);
 }
 
 /** The thread's checkpoint with this id. */
 export function findCheckpoint(ctx: MockContext, threadId: string, checkpointId: string): CheckpointRecord | undefined {
-  return ctx.data.checkpoints.get(threadId)?.find((c) => c.checkpoint_id === checkpointId);
+  return checkpointsIn(ctx).get(threadId)?.find((c) => c.checkpoint_id === checkpointId);
 }
 
 /**
@@ -75,7 +76,7 @@ export function findCheckpoint(ctx: MockContext, threadId: string, checkpointId:
  * Steps count on from the parent's (-1 for a thread's first input), as LangGraph's supersteps.
  */
 export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput): CheckpointRecord[] {
-  const checkpoints = ctx.data.checkpoints;
+  const checkpoints = checkpointsIn(ctx);
   const previous = checkpoints.get(input.run.thread_id) ?? [];
   const parent = input.parent ?? previous.at(-1);
   const parentStep = typeof parent?.metadata.step === "number" ? parent.metadata.step : undefined;
@@ -252,3 +253,6 @@ export function threadStateResponse(threadId: string, c: CheckpointRecord | unde
     interrupts: Object.values(c.interrupts).flat(),
   };
 }
+
+/** A thread's checkpoints, oldest first, by thread id. */
+export const checkpointsIn = declareCollection<readonly CheckpointRecord[]>("thread_checkpoints");

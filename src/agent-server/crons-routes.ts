@@ -3,11 +3,12 @@ import { isPlainObject, setOwn } from "../core/json.js";
 import { object, reply, route, UUID, type RequestScope, type RouteSpec } from "../http/route.js";
 import type { CronCountRequest, CronCreate, CronPatch, CronSearch, ThreadCronCreate } from "../schemas/types.gen.js";
 import type { Assistants } from "./assistants.js";
-import { checkSchedule, cronResponse, nextRunDate, parseEndTime, type CronRecord, type CronScheduler } from "./crons.js";
+import { cronsIn, checkSchedule, cronResponse, nextRunDate, parseEndTime, type CronRecord, type CronScheduler } from "./crons.js";
 import { agentErrors } from "./errors.js";
 import { paginate, sortInCreationOrder } from "./pagination.js";
 import { errors, THREAD_PATH } from "./route-schemas.js";
 import { contains, selectFields } from "./search-filters.js";
+import { threadsIn } from "./threads.js";
 
 const CRON = "agent-server/cron.json#/$defs/";
 const CRON_PATH = object({ cron_id: UUID });
@@ -20,7 +21,7 @@ type SearchBody = CronSearch & Required<Pick<CronSearch, "limit" | "offset" | "s
  * /runs/crons/{cron_id}`. The scheduler (crons.ts) fires them on the mock clock.
  */
 export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, assistants: Assistants): RouteSpec[] {
-  const crons = ctx.data.crons;
+  const crons = cronsIn(ctx);
 
   /** A new cron from a validated create body; `threadId` null for a stateless one. */
   const create = (body: CronCreate | ThreadCronCreate, threadId: string | null, scope: RequestScope) => {
@@ -29,7 +30,7 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, assistan
     checkSchedule(body.schedule, timezone, now);
     const assistant = assistants.resolve(body.assistant_id);
     // [real] the thread is checked after the schedule and the assistant.
-    if (threadId !== null && !ctx.data.threads.has(threadId)) throw agentErrors.cronThreadNotFound(threadId);
+    if (threadId !== null && !threadsIn(ctx).has(threadId)) throw agentErrors.cronThreadNotFound(threadId);
     const cronId = ctx.random.uuid7(now);
     const record: CronRecord = {
       cron_id: cronId,

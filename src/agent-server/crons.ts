@@ -7,6 +7,8 @@ import { schemas } from "../schemas/registry.js";
 import { agentErrors } from "./errors.js";
 import { RUN } from "./route-schemas.js";
 import type { RunCreateBody, RunService } from "./runs.js";
+import { declareCollection } from "../store/store.js";
+import { threadsIn } from "./threads.js";
 
 /** A cron as the mock keeps it: the wire fields (times in ms) plus where its runs are said to come from. */
 export interface CronRecord {
@@ -140,15 +142,15 @@ export class CronScheduler {
    * dropped here when next looked at, so thread deletion needs no hook.
    */
   live(): CronRecord[] {
-    const crons = this.ctx.data.crons;
-    const threads = this.ctx.data.threads;
+    const crons = cronsIn(this.ctx);
+    const threads = threadsIn(this.ctx);
     for (const cron of crons.filter((c) => c.thread_id !== null && !threads.has(c.thread_id))) crons.delete(cron.cron_id);
     return [...crons.values()];
   }
 
   /** Called after a cron is created or changed: a real-time clock polls while crons exist. */
   changed(): void {
-    if (this.ctx.clock.mode !== "real" || this.poll || this.ctx.data.crons.size === 0) return;
+    if (this.ctx.clock.mode !== "real" || this.poll || cronsIn(this.ctx).size === 0) return;
     const poll = new AbortController();
     this.poll = poll;
     void this.pollLoop(poll.signal);
@@ -156,7 +158,7 @@ export class CronScheduler {
 
   private async pollLoop(signal: AbortSignal): Promise<void> {
     try {
-      while (this.ctx.data.crons.size > 0) {
+      while (cronsIn(this.ctx).size > 0) {
         await this.ctx.clock.sleep(POLL_MS, signal);
         this.fireDue();
       }
@@ -177,7 +179,7 @@ export class CronScheduler {
     const due = this.live()
       .filter((c) => c.enabled && c.next_run_date !== null && c.next_run_date <= now && (c.end_time === null || c.end_time >= now))
       .sort((a, b) => (a.next_run_date as number) - (b.next_run_date as number) || a.created_at - b.created_at || a.cron_id.localeCompare(b.cron_id));
-    const crons = this.ctx.data.crons;
+    const crons = cronsIn(this.ctx);
     for (const cron of due) {
       // Moved on first, as the real scheduler does whether or not the run could start.
       crons.set(cron.cron_id, { ...cron, next_run_date: safeNextRunDate(cron, now) });
@@ -232,3 +234,5 @@ function runBody(cron: CronRecord): RunCreateBody | undefined {
   const problems = schemas().checkRequest(`${RUN}RunCreate`, body);
   return problems.length === 0 && isPlainObject(body) ? (body as RunCreateBody) : undefined;
 }
+
+export const cronsIn = declareCollection<CronRecord>("crons");

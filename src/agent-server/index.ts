@@ -12,7 +12,7 @@ import { cronsRoutes } from "./crons-routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
 import { protocolRoutes } from "./protocol-routes.js";
 import { RunService } from "./runs.js";
-import type { Tracing } from "../tracing/port.js";
+import type { Tracing } from "../ports.js";
 import { runsRoutes } from "./runs-routes.js";
 import { runOperationsRoutes } from "./run-operations-routes.js";
 import { ERROR } from "./route-schemas.js";
@@ -24,6 +24,11 @@ import { withServerPages } from "./server-pages-routes.js";
 import { threadOperationsRoutes } from "./thread-operations-routes.js";
 import { threadStateRoutes } from "./thread-state-routes.js";
 import { threadsRoutes } from "./threads-routes.js";
+import { agentServerControl, type AgentServerControl } from "./control-port.js";
+
+export type { AdminRun, AgentServerControl, RunEvents, RunFilter } from "./control-port.js";
+export type { OverrideHandle } from "./scenario-registry.js";
+export type { Ending, LoadedScenario, Scenario, ScenarioEvent, ScenarioFile, ScenarioInput, ScenarioMatch, Turn } from "./scenario-types.js";
 
 /** The agent server's state and control: what its routes, the admin API and MockControl share. */
 export interface AgentServer {
@@ -38,6 +43,8 @@ export interface AgentServer {
   assistants: Assistants;
   /** The graphs' shapes, from the `graphs` fixtures (assistant graph, schemas and subgraphs routes). */
   graphs: GraphCatalog;
+  /** What the rest of the mock may use (MockControl, the change feed, the inspector). */
+  control: AgentServerControl;
 }
 
 /**
@@ -67,6 +74,7 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
     crons: new CronScheduler(ctx, runs),
     assistants,
     graphs,
+    control: agentServerControl(ctx, registry, runs),
   };
 }
 

@@ -7,6 +7,7 @@ import { PROTOCOL_RUN_MODES, RunEventConverter } from "./protocol-events.js";
 import type { ProtocolSession, ProtocolSessions } from "./protocol-session.js";
 import type { MultitaskStrategy, RunCreateBody, RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
+import { threadsIn } from "./threads.js";
 
 type ErrorCode = ProtocolError["error"];
 type Json = Record<string, unknown>;
@@ -92,7 +93,7 @@ export class ProtocolCommands {
       return this.error(id, "invalid_argument", "input.respond requires an interrupt_id.", scope.threadId);
     }
     const session = this.sessions.of(scope.threadId);
-    const thread = this.ctx.data.threads.get(scope.threadId);
+    const thread = threadsIn(this.ctx).get(scope.threadId);
     // The assistant of the thread's last protocol run; else the one its last run of any kind used.
     const assistantId = session.assistantId ?? (typeof thread?.metadata.assistant_id === "string" ? thread.metadata.assistant_id : undefined);
     if (assistantId === undefined) return this.error(id, "no_such_run", "Thread has no active assistant; call run.start first.", scope.threadId);
@@ -116,7 +117,7 @@ export class ProtocolCommands {
   }
 
   private hasPendingInterrupts(threadId: string): boolean {
-    const thread = this.ctx.data.threads.get(threadId);
+    const thread = threadsIn(this.ctx).get(threadId);
     return !!thread && Object.keys(thread.interrupts).length > 0;
   }
 

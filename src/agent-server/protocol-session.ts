@@ -1,6 +1,7 @@
 import type { MockContext } from "../context.js";
 import { isPlainObject } from "../core/json.js";
 import type { ProtocolEvent, ProtocolNamespace } from "../schemas/types.gen.js";
+import { threadsIn } from "./threads.js";
 
 /** Events a thread's session keeps for replay (`since`, `Last-Event-ID`); older ones are dropped first. */
 export const PROTOCOL_BUFFER_SIZE = 1000;
@@ -202,7 +203,7 @@ export class ProtocolSessions {
   constructor(private readonly ctx: MockContext) {
     ctx.onReset("store", () => this.byThread.clear());
     // A deleted thread's session and its event buffer go with it, unless a stream still reads it.
-    ctx.data.threads.subscribe((id, record) => {
+    threadsIn(ctx).subscribe((id, record) => {
       if (id !== undefined && record === undefined && this.byThread.has(id)) this.sweep();
     });
   }
@@ -213,7 +214,7 @@ export class ProtocolSessions {
     let session = this.byThread.get(threadId);
     if (!session) {
       this.byThread.set(threadId, (session = new ProtocolSession(() => this.ctx.clock.now())));
-      if (!this.ctx.data.threads.has(threadId)) this.unchecked = true;
+      if (!threadsIn(this.ctx).has(threadId)) this.unchecked = true;
     }
     return session;
   }
@@ -240,7 +241,7 @@ export class ProtocolSessions {
   }
 
   private sweep(): void {
-    const threads = this.ctx.data.threads;
+    const threads = threadsIn(this.ctx);
     if (!this.unchecked && threads.version === this.checkedAt) return;
     this.checkedAt = threads.version;
     this.unchecked = false;

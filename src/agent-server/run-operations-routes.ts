@@ -2,7 +2,7 @@ import type { MockContext } from "../context.js";
 import { reply, route, type RouteSpec } from "../http/route.js";
 import { agentErrors } from "./errors.js";
 import { errors, RUN_PATH } from "./route-schemas.js";
-import { runResponse, type RunCreateBody, type RunRecord, type RunService } from "./runs.js";
+import { runsIn, runResponse, type RunCreateBody, type RunRecord, type RunService } from "./runs.js";
 import { runScope } from "./runs-routes.js";
 import { requireThread } from "./threads-routes.js";
 
@@ -12,7 +12,7 @@ type RunsCancelBody = { status?: "pending" | "running" | "all"; thread_id?: stri
 
 /** The runs a bulk cancel names: by status across threads, or the given ids on one thread (any status, as the real server selects them). */
 function runsToCancel(ctx: MockContext, body: RunsCancelBody): RunRecord[] {
-  const runs = ctx.data.runs;
+  const runs = runsIn(ctx);
   if (body.status) {
     const statuses = body.status === "all" ? ["pending", "running"] : [body.status];
     return runs.filter((r) => statuses.includes(r.status));
@@ -33,7 +33,7 @@ export function runOperationsRoutes(ctx: MockContext, runs: RunService): RouteSp
       responses: { 204: null, ...errors(404, 422) },
       handler: async ({ params }) => {
         const thread = requireThread(ctx, params.thread_id);
-        const run = ctx.data.runs.get(params.run_id);
+        const run = runsIn(ctx).get(params.run_id);
         if (!run || run.thread_id !== thread.thread_id) throw agentErrors.notFound();
         // A run still going is stopped first, so its end still settles the thread's status.
         const execution = runs.execution(run.run_id);
@@ -41,7 +41,7 @@ export function runOperationsRoutes(ctx: MockContext, runs: RunService): RouteSp
           execution.cancel("interrupt");
           await execution.done;
         }
-        ctx.data.runs.delete(run.run_id);
+        runsIn(ctx).delete(run.run_id);
         return reply(204);
       },
     }),

@@ -2,7 +2,7 @@ import type { MockContext } from "../context.js";
 import { hangUp, reply, route, sse, type RequestScope, type RouteSpec, type SseReply, type SseSink } from "../http/route.js";
 import { agentErrors } from "./errors.js";
 import { streamIdOf, type Execution, type Frame, type Outcome, type StreamListener } from "./run-execution.js";
-import { finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
+import { runsIn, finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
 import { errors, headers, RUN, RUN_PATH, RUN_STREAM, THREAD_PATH } from "./route-schemas.js";
 import { HEARTBEAT, sseFrame } from "./sse.js";
 import { FaultyStreamWriter, type StreamHooks } from "./stream-faults.js";
@@ -122,7 +122,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       handler: ({ params, query }) => {
         const thread = requireThread(ctx, params.thread_id);
         const list = sortInCreationOrder(
-          ctx.data.runs.filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status)),
+          runsIn(ctx).filter((r) => r.thread_id === thread.thread_id && (!query.status || r.status === query.status)),
           (r) => r.created_at,
           "desc",
         );
@@ -210,7 +210,7 @@ function joinHeaders(run: RunRecord): Record<string, string> {
 /** The run a path names, on the thread it names: 404 when either does not exist. */
 function requireRun(ctx: MockContext, params: RunPath): RunRecord {
   const thread = requireThread(ctx, params.thread_id);
-  const run = ctx.data.runs.get(params.run_id);
+  const run = runsIn(ctx).get(params.run_id);
   if (!run || run.thread_id !== thread.thread_id) throw agentErrors.notFound();
   return run;
 }

@@ -3,7 +3,7 @@ import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, isPlainObject, setOwn } from "../core/json.js";
 import { isUuid, uuid5 } from "../core/random.js";
-import type { Tracing } from "../tracing/port.js";
+import { UNTRACED, type Tracing } from "../ports.js";
 import { Assistants, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
@@ -13,9 +13,10 @@ import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
 import type { StreamFault } from "../http/faults.js";
 import { renderTemplates, TemplateError } from "./templates.js";
-import { newThread, type ThreadRecord } from "./threads.js";
+import { newThread, threadsIn, type ThreadRecord } from "./threads.js";
 import type { MultitaskStrategy, RunCreate, RunStatus, ScenarioStoreWrite } from "../schemas/types.gen.js";
 import { ItemStore } from "./store-items.js";
+import { declareCollection } from "../store/store.js";
 
 export type { MultitaskStrategy, RunStatus };
 
@@ -153,7 +154,7 @@ export class RunService {
     private readonly scenarios: ScenarioRegistry,
     assistants?: Assistants,
     /** The tracing service's port: feedback URLs, and each finished run's trace. */
-    private readonly tracing: Tracing = { feedbackUrls: () => ({}), recordRun: () => {} },
+    private readonly tracing: Tracing = UNTRACED,
   ) {
     this.assistants = assistants ?? new Assistants(ctx, () => scenarios.graphs());
     this.items = new ItemStore(ctx);
@@ -230,7 +231,7 @@ export class RunService {
       // ordinary thread from the start, as on the real server (`on_completion: "keep"`, crons' "keep").
       return { assistant, thread: newThread(this.ctx, this.ctx.random.uuid4(), {}, body.on_completion === "delete"), isNewThread: true };
     }
-    const found = this.ctx.data.threads.get(scope.threadId);
+    const found = threadsIn(this.ctx).get(scope.threadId);
     if (!found && body.if_not_exists !== "create") throw agentErrors.threadOrAssistantNotFound();
     return { assistant, thread: found ?? newThread(this.ctx, scope.threadId, {}), isNewThread: !found };
   }
@@ -245,7 +246,7 @@ export class RunService {
     const ending: Ending = picked.scenario.turns[picked.turnIndex]?.end ?? "success";
     if (typeof ending === "object" && "http" in ending) {
       const { thread } = target;
-      if (!target.isNewThread) this.ctx.data.threads.set(thread.thread_id, { ...thread, scenario: { name: picked.scenario.name, next_turn: picked.turnIndex + 1 } });
+      if (!target.isNewThread) threadsIn(this.ctx).set(thread.thread_id, { ...thread, scenario: { name: picked.scenario.name, next_turn: picked.turnIndex + 1 } });
       throw agentErrors.scripted(ending.http.status, ending.http.detail);
     }
     return picked;
@@ -332,8 +333,8 @@ export class RunService {
       error: null,
     };
     scope.note({ run_id: runId });
-    this.ctx.data.runs.set(runId, run);
-    this.ctx.data.threads.set(thread.thread_id, {
+    runsIn(this.ctx).set(runId, run);
+    threadsIn(this.ctx).set(thread.thread_id, {
       ...thread,
       status: "busy",
       updated_at: now,
@@ -432,7 +433,7 @@ export class RunService {
   }
 
   private updateRun(runId: string, changes: Partial<RunRecord>): RunRecord | undefined {
-    const runs = this.ctx.data.runs;
+    const runs = runsIn(this.ctx);
     const run = runs.get(runId);
     if (!run) return undefined;
     return runs.set(runId, { ...run, ...changes, updated_at: this.ctx.clock.now() });
@@ -464,21 +465,21 @@ export class RunService {
     const onThread = this.unfinished.get(execution.script.thread_id);
     onThread?.delete(execution);
     if (onThread?.size === 0) this.unfinished.delete(execution.script.thread_id);
-    const run = ctx.data.runs.get(runId);
+    const run = runsIn(ctx).get(runId);
     const rollback = outcome.kind === "cancelled" && outcome.action === "rollback";
     // A rolled-back run can no longer be joined: forget its events too.
     if (rollback) this.executions.delete(runId);
     if (!run) return;
     const status: RunStatus = outcome.kind === "success" ? "success" : outcome.kind === "cancelled" ? "interrupted" : "error";
     const error = outcome.kind === "error" ? outcome.error : outcome.kind === "disconnect" ? { error: "ConnectionError", message: "The scenario dropped the connection (end: disconnect)" } : null;
-    if (rollback) ctx.data.runs.delete(runId);
+    if (rollback) runsIn(ctx).delete(runId);
     else this.updateRun(runId, { status, error, feedback_urls: outcome.kind === "success" ? outcome.feedback : {} });
     // A rolled-back run is undone, so it leaves no trace either.
     if (!rollback) this.traceRun(run, execution, outcome, error);
     // What the graph wrote to the long-term store, as a node would during the run: only a run that
     // got to its end (an interrupt is an end) made its writes.
     if (outcome.kind === "success") applyStoreWrites(this.items, execution.script.store ?? []);
-    const threads = ctx.data.threads;
+    const threads = threadsIn(ctx);
     const thread = threads.get(run.thread_id);
     if (!thread) return;
     if (thread.temporary && onCompletion === "delete") {
@@ -701,3 +702,5 @@ function modesOf(streamMode: RunCreateBody["stream_mode"]): ReadonlySet<string> 
 
 /** Namespace of the mock's request ids (`langgraph_request_id`), so they are fixed by the run id. */
 const REQUEST_ID_NAMESPACE = "5f1d2c3b-7a4e-4c1a-9b7e-2d6f8a0c1e3b";
+
+export const runsIn = declareCollection<RunRecord>("runs");

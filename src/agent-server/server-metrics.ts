@@ -1,4 +1,5 @@
 import type { MockContext } from "../context.js";
+import { runsIn } from "./runs.js";
 
 /** The real server's default worker pool (`N_JOBS_PER_WORKER`): the mock plays every run at once, so this only shapes the figures. */
 const WORKERS_MAX = 10;
@@ -38,7 +39,7 @@ function median(sorted: readonly number[]): number | null {
  * clears them). `routePath` turns a journal entry's route name into its template.
  */
 export function collectMetrics(ctx: MockContext, routePath: (name: string) => string | undefined): ServerMetrics {
-  const runs = ctx.data.runs;
+  const runs = runsIn(ctx);
   const pending = runs.filter((r) => r.status === "pending");
   const running = runs.filter((r) => r.status === "running").length;
   const now = ctx.clock.now();

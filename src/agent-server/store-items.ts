@@ -1,6 +1,7 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp, instantAfter, instantAfterClamped } from "../core/clock.js";
 import type { StoreItem } from "../schemas/types.gen.js";
+import { declareCollection } from "../store/store.js";
 
 /** A stored item: the wire fields plus its expiry and what `query` searches. */
 export interface StoreItemRecord {
@@ -29,7 +30,7 @@ export class ItemStore {
   constructor(private readonly ctx: MockContext) {}
 
   private get items() {
-    return this.ctx.data.storeItems;
+    return storeItemsIn(this.ctx);
   }
 
   private live(): StoreItemRecord[] {
@@ -187,3 +188,5 @@ function compare(a: unknown, b: unknown): number {
   if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
   return Number.NaN;
 }
+
+export const storeItemsIn = declareCollection<StoreItemRecord>("store_items");

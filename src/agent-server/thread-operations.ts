@@ -1,11 +1,11 @@
 import type { MockContext } from "../context.js";
 import { getOwn, isPlainObject, omit, setOwn } from "../core/json.js";
-import { checkpointsOf, deleteCheckpoints, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
+import { checkpointsIn, checkpointsOf, deleteCheckpoints, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
-import { type RunService } from "./runs.js";
+import { runsIn, type RunService } from "./runs.js";
 import { contains } from "./search-filters.js";
 import { publishThreadEvent } from "./thread-stream.js";
-import { newThread, type ThreadRecord, type ThreadStatus } from "./threads.js";
+import { threadsIn, newThread, type ThreadRecord, type ThreadStatus } from "./threads.js";
 
 export interface ThreadFilter {
   metadata?: Record<string, unknown>;
@@ -25,15 +25,15 @@ export function threadMatches(t: ThreadRecord, filter: ThreadFilter): boolean {
 
 /** `POST /threads/count`: how many threads a search with this filter would find, without paging. */
 export function countThreads(ctx: MockContext, filter: ThreadFilter): number {
-  return ctx.data.threads.filter((t) => threadMatches(t, filter)).length;
+  return threadsIn(ctx).filter((t) => threadMatches(t, filter)).length;
 }
 
 /** Removes a thread with its runs (cancelling those still going) and checkpoints, as `DELETE /threads/{id}` does. */
 export function removeThread(ctx: MockContext, runs: RunService, threadId: string): void {
   runs.deleteThread(threadId);
-  const runRecords = ctx.data.runs;
+  const runRecords = runsIn(ctx);
   for (const run of runRecords.filter((r) => r.thread_id === threadId)) runRecords.delete(run.run_id);
-  ctx.data.threads.delete(threadId);
+  threadsIn(ctx).delete(threadId);
   deleteCheckpoints(ctx, threadId);
 }
 
@@ -42,7 +42,7 @@ export function removeThread(ctx: MockContext, runs: RunService, threadId: strin
  * newest checkpoint. Ids that name no thread are skipped; the count is of threads pruned.
  */
 export function pruneThreads(ctx: MockContext, runs: RunService, threadIds: readonly string[], strategy: "delete" | "keep_latest"): number {
-  const threads = ctx.data.threads;
+  const threads = threadsIn(ctx);
   let pruned = 0;
   for (const id of new Set(threadIds)) {
     if (!threads.get(id)) continue;
@@ -52,7 +52,7 @@ export function pruneThreads(ctx: MockContext, runs: RunService, threadIds: read
       continue;
     }
     const latest = latestCheckpoint(ctx, id);
-    if (latest) ctx.data.checkpoints.set(id, [latest]);
+    if (latest) checkpointsIn(ctx).set(id, [latest]);
   }
   return pruned;
 }
@@ -65,7 +65,7 @@ export function pruneThreads(ctx: MockContext, runs: RunService, threadIds: read
  * the source's would have. A source that does not exist is the real server's 409.
  */
 export function copyThread(ctx: MockContext, sourceId: string): ThreadRecord {
-  const threads = ctx.data.threads;
+  const threads = threadsIn(ctx);
   const source = threads.get(sourceId);
   if (!source) throw agentErrors.conflict();
   const id = ctx.random.uuid4();
@@ -73,7 +73,7 @@ export function copyThread(ctx: MockContext, sourceId: string): ThreadRecord {
   threads.set(id, copy);
   const checkpoints = checkpointsOf(ctx, sourceId).reverse();
   if (checkpoints.length) {
-    ctx.data.checkpoints.set(
+    checkpointsIn(ctx).set(
       id,
       checkpoints.map((c) => {
         const metadata = omit(c.metadata, []);
@@ -139,7 +139,7 @@ function applyUpdate(values: Record<string, unknown>, update: unknown): Record<s
 export function updateThreadState(ctx: MockContext, runs: RunService, thread: ThreadRecord, update: StateUpdate) {
   const threadId = thread.thread_id;
   if (thread.status === "busy" || runs.active(threadId).length > 0) throw agentErrors.threadBusyForUpdate();
-  const graphId = getOwn(thread.metadata, "graph_id") ?? ctx.data.runs.find((r) => r.thread_id === threadId)?.graph_id;
+  const graphId = getOwn(thread.metadata, "graph_id") ?? runsIn(ctx).find((r) => r.thread_id === threadId)?.graph_id;
   if (typeof graphId !== "string") throw agentErrors.noGraphForThread(threadId);
   const forkAt = update.checkpoint?.checkpoint_id || update.checkpoint_id || undefined;
   const history = checkpointsOf(ctx, threadId);
@@ -162,7 +162,7 @@ export interface SuperstepUpdate {
 export function applySupersteps(ctx: MockContext, threadId: string, supersteps: readonly { updates: readonly SuperstepUpdate[] }[]): void {
   for (const superstep of supersteps) {
     if (!superstep.updates.length) continue;
-    const thread = ctx.data.threads.get(threadId);
+    const thread = threadsIn(ctx).get(threadId);
     if (!thread) return;
     const graphId = getOwn(thread.metadata, "graph_id");
     if (typeof graphId !== "string") throw agentErrors.noGraphForThread(threadId);
@@ -202,9 +202,9 @@ function saveUpdate(ctx: MockContext, thread: ThreadRecord, graphId: string, bas
     interrupts: {},
     metadata,
   };
-  const lists = ctx.data.checkpoints;
+  const lists = checkpointsIn(ctx);
   lists.set(threadId, [...(lists.get(threadId) ?? []), checkpoint]);
-  ctx.data.threads.set(threadId, { ...thread, status: "idle", values: checkpoint.values, interrupts: {}, updated_at: now, state_updated_at: now });
+  threadsIn(ctx).set(threadId, { ...thread, status: "idle", values: checkpoint.values, interrupts: {}, updated_at: now, state_updated_at: now });
   // [real] the update is published to the thread's streams as `state_update`.
   publishThreadEvent(ctx, threadId, "state_update", { state: threadStateResponse(threadId, checkpoint), thread_id: threadId });
   const ref = { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpoint.checkpoint_id };

@@ -1,6 +1,6 @@
 import type { MockContext } from "../context.js";
 import type { Execution, Frame, StreamListener } from "./run-execution.js";
-import { type RunService } from "./runs.js";
+import { runsIn, type RunService } from "./runs.js";
 import { sse, type SseReply, type SseSink } from "../http/route.js";
 import { HEARTBEAT, sseFrame } from "./sse.js";
 import { sortInCreationOrder } from "./pagination.js";
@@ -93,7 +93,7 @@ function follow(ctx: MockContext, runs: RunService, threadId: string, writer: Ss
 
   // What is already there: replayed when asked, else followed live from its next event.
   const existing = sortInCreationOrder(
-    ctx.data.runs.filter((r) => r.thread_id === threadId),
+    runsIn(ctx).filter((r) => r.thread_id === threadId),
     (r) => r.created_at,
     "asc",
   );

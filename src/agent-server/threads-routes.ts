@@ -4,10 +4,10 @@ import { reply, route, type RouteSpec } from "../http/route.js";
 import { deleteCheckpoints } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { contains, selectFields } from "./search-filters.js";
-import { type RunService } from "./runs.js";
+import { runsIn, type RunService } from "./runs.js";
 import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
 import { paginate, sortInCreationOrder } from "./pagination.js";
-import { newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
+import { threadsIn, newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
 import { applySupersteps, type SuperstepUpdate } from "./thread-operations.js";
 
 interface ThreadCreateBody {
@@ -39,7 +39,7 @@ type ThreadPath = { thread_id: string };
 
 /** The thread a path names (its id validated and lowercased by the registrar): 404 when there is none. */
 export function requireThread(ctx: MockContext, threadId: string): ThreadRecord {
-  const thread = ctx.data.threads.get(threadId);
+  const thread = threadsIn(ctx).get(threadId);
   if (!thread) throw agentErrors.notFound();
   return thread;
 }
@@ -47,15 +47,15 @@ export function requireThread(ctx: MockContext, threadId: string): ThreadRecord 
 /** Deletes a thread with everything of it: its active runs are cancelled, its runs and checkpoints go. */
 export function deleteThread(ctx: MockContext, runs: RunService, threadId: string): void {
   runs.deleteThread(threadId);
-  const runRecords = ctx.data.runs;
+  const runRecords = runsIn(ctx);
   for (const run of runRecords.filter((r) => r.thread_id === threadId)) runRecords.delete(run.run_id);
-  ctx.data.threads.delete(threadId);
+  threadsIn(ctx).delete(threadId);
   deleteCheckpoints(ctx, threadId);
 }
 
 /** `POST /threads`, `GET|PATCH|DELETE /threads/{id}`, `POST /threads/search`. */
 export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
-  const threads = ctx.data.threads;
+  const threads = threadsIn(ctx);
   return [
     route<{ body: ThreadCreateBody }>({
       name: "threads.create",

@@ -1,6 +1,7 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import type { ThreadStatus } from "../schemas/types.gen.js";
+import { declareCollection } from "../store/store.js";
 
 export type { ThreadStatus };
 
@@ -60,3 +61,5 @@ export function threadResponse(t: ThreadRecord) {
     interrupts: t.interrupts,
   };
 }
+
+export const threadsIn = declareCollection<ThreadRecord>("threads");

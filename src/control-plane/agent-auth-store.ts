@@ -2,6 +2,7 @@ import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import type { Collection } from "../store/collection.js";
 import type { AgentConnectionResponse, OAuthTokenSummary } from "../schemas/types.gen.js";
+import { declareCollection } from "../store/store.js";
 
 /**
  * The user the API key acts as: "the current user" of the token routes, and the default `user_id` of
@@ -63,9 +64,9 @@ export class AgentAuthStore {
   readonly connections: Collection<AgentConnection>;
 
   constructor(ctx: MockContext) {
-    this.tokens = ctx.data.authTokens;
-    this.flows = ctx.data.authFlows;
-    this.connections = ctx.data.agentConnections;
+    this.tokens = authTokensIn(ctx);
+    this.flows = authFlowsIn(ctx);
+    this.connections = agentConnectionsIn(ctx);
   }
 
   /** The tokens of a user in an organization, oldest first (insertion order), optionally for one provider. */
@@ -108,3 +109,7 @@ export function connectionResponse(connection: AgentConnection, token: StoredTok
     created_at: formatTimestamp(connection.created_at),
   };
 }
+
+export const authTokensIn = declareCollection<StoredToken>("auth_tokens");
+export const authFlowsIn = declareCollection<AuthFlow>("auth_flows");
+export const agentConnectionsIn = declareCollection<AgentConnection>("agent_connections");

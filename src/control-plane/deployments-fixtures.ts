@@ -23,6 +23,7 @@ import type { Deployments } from "./deployments-service.js";
 import { coherentConfigs, generateDeployments, olderRevisionConfig, schemaEnum, type GenerationEnv } from "./deployments-generate.js";
 import { isInFlight, pathFor } from "./lifecycle.js";
 import type { Random } from "../core/random.js";
+import { integrationsIn } from "./integrations-store.js";
 
 const FIXTURE_REF = "fixtures/deployment-fixture.json#/$defs/DeploymentFixture";
 /** Keys of a fixture entry that are not fields of the wire record (fixtures/deployment-fixture.json). */
@@ -59,7 +60,7 @@ const CHECK_EVERY = 1009;
 export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, deployments: Deployments, random: Random): void {
   const { store, lifecycle, tenancy } = deployments;
   const start = ctx.clock.now();
-  const repositories = [...ctx.data.integrations.values()].flatMap((i) => i.repositories);
+  const repositories = [...integrationsIn(ctx).values()].flatMap((i) => i.repositories);
   const names = new Map<string, Set<string>>();
   const namesOf = (tenantId: string) => names.get(tenantId) ?? (names.set(tenantId, new Set()).get(tenantId) as Set<string>);
   const knownTenant = (id: string) => tenancy.tenantIds.length === 0 || tenancy.tenantIds.includes(id);
@@ -84,7 +85,7 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
     if (store.has(deployment.id)) problem("/id", `another deployment has id ${deployment.id}`);
     if (!knownTenant(deployment.tenant_id)) problem("/tenant_id", `no tenant ${deployment.tenant_id} in the fixtures' tenants`);
     const integration = deployment.source_config.integration_id;
-    if (typeof integration === "string" && !ctx.data.integrations.has(integration)) problem("/source_config/integration_id", `no integration ${integration} in the fixtures' integrations`);
+    if (typeof integration === "string" && !integrationsIn(ctx).has(integration)) problem("/source_config/integration_id", `no integration ${integration} in the fixtures' integrations`);
     if (Date.parse(deployment.created_at) > start) problem("/created_at", `must be before the clock's start (${formatTimestamp(start)})`);
     revisionProblems(loaded, entry, problem);
     if (fixtures.problems.length > problemsBefore) continue;

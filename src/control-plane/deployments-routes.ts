@@ -9,6 +9,7 @@ import { RawJson } from "../http/raw-json.js";
 import { listDeployments, type DeploymentListQuery } from "./deployments-query.js";
 import { SourceUploads } from "./source-uploads.js";
 import { TENANT_HEADER, type TenantHeader } from "./tenant-header.js";
+import { integrationsIn } from "./integrations-store.js";
 
 const SCHEMA = "control-plane/deployment.json#/$defs/";
 
@@ -236,7 +237,7 @@ export function commitFor(ctx: MockContext, source: DeploymentSource): string | 
 /** `integration_id` must name an integration the mock knows (any kind): 400 otherwise (DESIGN §2). */
 function requireIntegration(ctx: MockContext, integrationId: unknown): void {
   if (typeof integrationId !== "string") return;
-  if (!ctx.data.integrations.has(integrationId)) throw controlPlaneErrors.unknownIntegration(integrationId);
+  if (!integrationsIn(ctx).has(integrationId)) throw controlPlaneErrors.unknownIntegration(integrationId);
 }
 
 /**

@@ -3,6 +3,7 @@ import { formatTimestamp } from "../core/clock.js";
 import type { Collection } from "../store/collection.js";
 import { schemas } from "../schemas/registry.js";
 import type { Deployment as DeploymentRecord, DeploymentSource, DeploymentStatus, Revision as RevisionRecord, RevisionStatus } from "../schemas/types.gen.js";
+import { declareCollection } from "../store/store.js";
 
 export const DEPLOYMENT_REF = "control-plane/deployment.json#/$defs/Deployment";
 export const REVISION_REF = "control-plane/revision.json#/$defs/Revision";
@@ -97,7 +98,7 @@ export class DeploymentStore {
   private sorted: { version: number; byTenant: Map<string, Deployment[]> } | undefined;
 
   constructor(ctx: MockContext) {
-    this.entries = ctx.data.deployments;
+    this.entries = deploymentsIn(ctx);
   }
 
   /** The deployment if it exists in this tenant (another tenant's deployment is "not found"). */
@@ -217,3 +218,6 @@ export function newestFirst(a: { created_at: number; id: string }, b: { created_
   if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
+
+/** Each deployment with its metadata and revisions. */
+export const deploymentsIn = declareCollection<StoredDeployment>("deployments");

@@ -11,8 +11,7 @@ import { revisionsRoutes } from "./revisions-routes.js";
 import { listenersRoutes } from "./listeners-routes.js";
 import { deployCliRoutes } from "./deploy-cli-routes.js";
 import { logsRoutes } from "./logs-routes.js";
-import { McpFixtureServers } from "./mcp-fixture-servers.js";
-import { controlPlaneState, seedControlPlane } from "./seed.js";
+import { controlPlaneState, seedControlPlane, type ControlPlaneState } from "./seed.js";
 import { AgentAuth } from "./agent-auth.js";
 import { AgentAuthStore } from "./agent-auth-store.js";
 import { agentAuthRoutes } from "./agent-auth-routes.js";
@@ -21,11 +20,10 @@ import { authTokensRoutes } from "./auth-tokens-routes.js";
 /**
  * The control plane (`{base_url}`): OAuth providers, repository integrations, deployments and
  * revisions. Every route gets the API key check and JSON body parsing from the module. Its seed step
- * reads the fixture MCP servers; pass the instance the `fixture-servers` module serves (app.ts does),
- * which MCP discovery reaches through the routes.
+ * reads the fixture MCP servers; app.ts builds the state with the instance the `fixture-servers` module
+ * serves, which MCP discovery reaches through the routes.
  */
-export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpServers: McpFixtureServers = new McpFixtureServers(ctx)): ServiceModule {
-  const state = controlPlaneState(ctx, mcpServers);
+export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, state: ControlPlaneState = controlPlaneState(ctx)): ServiceModule {
   const { tenancy, providers, deployments } = state;
   const agentAuth = new AgentAuth(ctx, new AgentAuthStore(ctx), providers, tenancy);
   return {
@@ -45,3 +43,8 @@ export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, mcpSe
     seed: () => seedControlPlane(ctx, fixtures, state),
   };
 }
+
+// What the rest of the mock may use of the control plane (app.ts wires it).
+export { controlPlaneControl, type ControlPlaneControl, type DeploymentSummary } from "./control-port.js";
+export { controlPlaneState } from "./seed.js";
+export type { RevisionStatus } from "./deployments-store.js";

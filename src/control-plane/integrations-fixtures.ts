@@ -3,7 +3,7 @@ import { deepMerge, isPlainObject, omit } from "../core/json.js";
 import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
 import { RecordGenerator } from "../store/generate.js";
 import type { Random } from "../core/random.js";
-import { INTEGRATION_REF, REPOSITORY_REF, type Integration, type IntegrationKind, type Repository } from "./integrations-store.js";
+import { integrationsIn, INTEGRATION_REF, REPOSITORY_REF, type Integration, type IntegrationKind, type Repository } from "./integrations-store.js";
 
 /** Keys an integration fixture carries besides the Integration fields. */
 const FIXTURE_ONLY = ["kind", "repositories"];
@@ -17,7 +17,7 @@ const KINDS: IntegrationKind[] = ["github", "forge"];
  * `https://github.com/<owner>/<name>`.
  */
 export function seedIntegrations(ctx: MockContext, fixtures: FixtureSet, random: Random): void {
-  const store = ctx.data.integrations;
+  const store = integrationsIn(ctx);
   const generator = new RecordGenerator(random);
   const seen = new Map<string, string>();
 

@@ -1,7 +1,7 @@
 import type { MockContext } from "../context.js";
 import { listOf, object, route, UUID, type RouteSpec } from "../http/route.js";
 import { controlPlaneErrors } from "./errors.js";
-import { INTEGRATION_REF, REPOSITORY_REF, type IntegrationKind } from "./integrations-store.js";
+import { integrationsIn, INTEGRATION_REF, REPOSITORY_REF, type IntegrationKind } from "./integrations-store.js";
 
 /**
  * Path prefixes of each listing (control-plane-notes §5). `repohost` is the spec's neutral name for
@@ -21,7 +21,7 @@ const INTEGRATION_PATH = object({ integration_id: UUID });
  * `source_config.repo_url` and `source_revision_config.repo_ref`.
  */
 export function integrationsRoutes(ctx: MockContext): RouteSpec[] {
-  const integrations = ctx.data.integrations;
+  const integrations = integrationsIn(ctx);
   return (Object.keys(PREFIXES) as IntegrationKind[]).flatMap((kind) =>
     Object.entries(PREFIXES[kind]).flatMap(([label, prefix]) => [
       route({

@@ -1,4 +1,5 @@
 import type { Integration, Repository } from "../schemas/types.gen.js";
+import { declareCollection } from "../store/store.js";
 
 export const INTEGRATION_REF = "control-plane/integration.json#/$defs/Integration";
 export const REPOSITORY_REF = "control-plane/repository.json#/$defs/Repository";
@@ -16,3 +17,4 @@ export interface StoredIntegration {
   repositories: Repository[];
 }
 
+export const integrationsIn = declareCollection<StoredIntegration>("integrations");

@@ -2,6 +2,7 @@ import type { MockContext } from "../context.js";
 import type { Collection } from "../store/collection.js";
 import { SOURCE_RULES } from "./deployments-rules.js";
 import type { ConfigObject, DeploymentSource, DeploymentStore, Revision, RevisionStatus } from "./deployments-store.js";
+import { declareCollection } from "../store/store.js";
 
 /** Revision states of a source built by the platform (DESIGN §2). */
 export const BUILD_PATH: readonly RevisionStatus[] = ["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"];
@@ -70,8 +71,8 @@ export class Lifecycle {
     private readonly ctx: MockContext,
     private readonly store: DeploymentStore,
   ) {
-    this.inFlight = ctx.data.deploymentLifecycles;
-    this.history = ctx.data.revisionHistory;
+    this.inFlight = deploymentLifecyclesIn(ctx);
+    this.history = revisionHistoryIn(ctx);
     ctx.clock.onChange((now, cause) => {
       if (ctx.lifecycle === "timed") this.catchUp();
       else if (ctx.lifecycle === "manual" && (cause === "advance" || cause === "set")) {
@@ -213,3 +214,8 @@ export class Lifecycle {
     }
   }
 }
+
+/** Revisions whose lifecycle is still moving on the mock's clock. */
+export const deploymentLifecyclesIn = declareCollection<InFlight>("deployment_lifecycles");
+/** Each revision's status transitions, by revision id (build and deploy logs). */
+export const revisionHistoryIn = declareCollection<readonly Transition[]>("revision_history");

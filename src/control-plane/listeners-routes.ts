@@ -6,6 +6,7 @@ import { page } from "./deployments-query.js";
 import type { Tenancy } from "./tenancy.js";
 import type { Listener, ListenerCreateRequest, ListenerListQuery, ListenerPatchRequest } from "../schemas/types.gen.js";
 import { TENANT_HEADER, type TenantHeader } from "./tenant-header.js";
+import { declareCollection } from "../store/store.js";
 
 const SCHEMA = "control-plane/listener.json#/$defs/";
 const LISTENER = `${SCHEMA}Listener`;
@@ -34,7 +35,7 @@ type ListQuery = ListenerListQuery & { limit: number; offset: number };
  * enterprise plan) is answered 403 on every route, with the spec's text.
  */
 export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[] {
-  const listeners = ctx.data.listeners;
+  const listeners = listenersIn(ctx);
 
   /** The request's workspace, once it is known to be allowed listeners. */
   const workspaceOf = (headers: TenantHeader): string => {
@@ -136,3 +137,5 @@ export function listenersRoutes(ctx: MockContext, tenancy: Tenancy): RouteSpec[]
     }),
   ];
 }
+
+export const listenersIn = declareCollection<ListenerEntry>("listeners");

@@ -4,6 +4,7 @@ import { instantAfterClamped } from "../core/clock.js";
 import type { Collection } from "../store/collection.js";
 import { fixtureServerUrls, type FixtureAnswer, type FixtureCall } from "./mcp-fixture-servers.js";
 import { mcpFixtureErrors, NO_STORE } from "./mcp-fixture-errors.js";
+import { declareCollection } from "../store/store.js";
 
 /** A client registered at a fixture server. */
 export interface FixtureClient {
@@ -49,9 +50,9 @@ export class McpFixtureOAuth {
   private readonly tokens: Collection<IssuedToken>;
 
   constructor(private readonly ctx: MockContext) {
-    this.clients = ctx.data.mcpClients;
-    this.codes = ctx.data.mcpCodes;
-    this.tokens = ctx.data.mcpTokens;
+    this.clients = mcpClientsIn(ctx);
+    this.codes = mcpCodesIn(ctx);
+    this.tokens = mcpTokensIn(ctx);
   }
 
   registerClient(slug: string, redirectUris: string[], method: FixtureClient["token_endpoint_auth_method"]): FixtureClient {
@@ -197,3 +198,7 @@ function sameText(a: string, b: string): boolean {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
+
+export const mcpClientsIn = declareCollection<FixtureClient>("mcp_fixture_clients");
+export const mcpCodesIn = declareCollection<AuthorizationCode>("mcp_fixture_codes");
+export const mcpTokensIn = declareCollection<IssuedToken>("mcp_fixture_tokens");

@@ -3,6 +3,7 @@ import { formatTimestamp } from "../core/clock.js";
 import type { Collection } from "../store/collection.js";
 import { schemas } from "../schemas/registry.js";
 import type { OAuthProvider as OAuthProviderRecord } from "../schemas/types.gen.js";
+import { declareCollection } from "../store/store.js";
 
 export const PROVIDER_REF = "control-plane/oauth-provider.json#/$defs/OAuthProvider";
 
@@ -32,7 +33,7 @@ export class ProviderStore {
   private sorted: { version: number; list: StoredProvider[] } | undefined;
 
   constructor(ctx: MockContext) {
-    this.records = ctx.data.providers;
+    this.records = providersIn(ctx);
   }
 
   get(organizationId: string, providerId: string): StoredProvider | undefined {
@@ -74,3 +75,5 @@ export function providerResponse(record: StoredProvider): OAuthProvider {
   out.updated_at = formatTimestamp(record.updated_at);
   return out as unknown as OAuthProvider;
 }
+
+export const providersIn = declareCollection<StoredProvider>("oauth_providers");

@@ -2,6 +2,7 @@ import type { MockContext } from "../context.js";
 import type { Collection } from "../store/collection.js";
 import { controlPlaneErrors } from "./errors.js";
 import { sha256Hex } from "../core/digest.js";
+import { declareCollection } from "../store/store.js";
 
 /** A source tarball upload URL handed out by `POST /v2/deployments/{id}/upload-url`. */
 export interface SourceUpload {
@@ -24,7 +25,7 @@ export class SourceUploads {
   private readonly uploads: Collection<SourceUpload>;
 
   constructor(private readonly ctx: MockContext) {
-    this.uploads = ctx.data.sourceUploads;
+    this.uploads = sourceUploadsIn(ctx);
   }
 
   /** A new upload URL for the deployment, on the origin the client reached. */
@@ -63,3 +64,5 @@ export class SourceUploads {
     );
   }
 }
+
+export const sourceUploadsIn = declareCollection<SourceUpload>("source_uploads");

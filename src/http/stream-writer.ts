@@ -24,12 +24,6 @@ export const STREAM_BUFFER_BYTES = 8 * 1024 * 1024;
  * otherwise make them pile up without bound). A client that has not read for `stallMs` of wall time
  * is dropped: the response is destroyed, which closes the stream like a client disconnect.
  * Backpressure is real I/O, so this bound is wall time, not the mock's clock.
- *
- * What is written in one turn of the event loop after its first write (a run without delays
- * publishes all its events in one) is handed to the socket as one write at the end of that turn:
- * one HTTP chunk instead of one per event. The bytes of the stream are the same, and so is when they
- * leave: node's HTTP response holds a turn's writes until then anyway (it corks the socket), but
- * frames each write as a chunk of its own, which costs a buffer per piece in the socket's write.
  */
 export class StreamWriter {
   /** Events waiting for the socket to drain; made on the first wait (most streams never wait). */
@@ -38,8 +32,6 @@ export class StreamWriter {
   private queued = 0;
   private waiting = false;
   private wrote = false;
-  /** What this turn wrote after its first write, handed to the socket at the turn's end; undefined when no turn is open. */
-  private batch: string | undefined;
   private stallTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -51,7 +43,7 @@ export class StreamWriter {
   /** An event (kept for when the socket drains; past the buffer limit the client is dropped). */
   event(text: string): void {
     if (this.closed()) return;
-    if (!this.waiting) return this.write(text);
+    if (!this.waiting) return this.send(text);
     (this.queue ??= []).push(text);
     this.queued += text.length;
     if (this.queued > this.maxQueued) this.drop();
@@ -59,7 +51,7 @@ export class StreamWriter {
 
   /** A heartbeat comment: written only while the client keeps up. */
   heartbeat(text: string): void {
-    if (!this.closed() && !this.waiting) this.write(text);
+    if (!this.closed() && !this.waiting) this.send(text);
   }
 
   /** Whether anything was handed to the socket yet (and with it the response head). */
@@ -74,7 +66,6 @@ export class StreamWriter {
 
   /** Calls `then` once everything queued has been handed to the socket (at once when nothing is). */
   flushed(then: () => void): void {
-    this.endBatch();
     if (!this.waiting) return then();
     (this.afterFlush ??= []).push(then);
   }
@@ -84,24 +75,6 @@ export class StreamWriter {
   private closed(): boolean {
     return this.sink.writableEnded || this.sink.destroyed;
   }
-
-  /** The first write of a turn goes out at once (so write()'s answer is known), the rest of the turn in one write at its end. */
-  private write(text: string): void {
-    if (this.batch !== undefined) {
-      this.batch += text;
-      return;
-    }
-    this.send(text);
-    if (this.waiting) return;
-    this.batch = "";
-    process.nextTick(this.endBatch);
-  }
-
-  private readonly endBatch = (): void => {
-    const text = this.batch;
-    this.batch = undefined;
-    if (text && !this.closed()) this.send(text);
-  };
 
   private send(text: string): void {
     this.wrote = true;

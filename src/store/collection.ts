@@ -13,8 +13,6 @@ export class Collection<T> {
   /** Incremented on every write; derived views (sorted lists, indexes) cache against it. */
   version = 0;
   private readonly listeners = new Set<WriteListener<T>>();
-  /** The listeners as one call, or none: one optional call per write keeps writes cheap when nobody watches. */
-  private onWrite: WriteListener<T> | undefined;
 
   constructor(readonly name: string) {}
 
@@ -24,22 +22,11 @@ export class Collection<T> {
    */
   subscribe(listener: WriteListener<T>): () => void {
     this.listeners.add(listener);
-    this.wire();
-    return () => {
-      if (this.listeners.delete(listener)) this.wire();
-    };
+    return () => void this.listeners.delete(listener);
   }
 
-  private wire(): void {
-    const listeners = [...this.listeners];
-    this.onWrite =
-      listeners.length === 0
-        ? undefined
-        : listeners.length === 1
-          ? listeners[0]
-          : (id, record, previous) => {
-              for (const listener of listeners) listener(id, record, previous);
-            };
+  private tell(id: string | undefined, record: T | undefined, previous: T | undefined): void {
+    for (const listener of this.listeners) listener(id, record, previous);
   }
 
   get size(): number {
@@ -55,29 +42,27 @@ export class Collection<T> {
   }
 
   set(id: string, record: T): T {
-    const previous = this.onWrite ? this.items.get(id) : undefined;
+    const previous = this.items.get(id);
     this.own().set(id, record);
     this.version++;
-    this.onWrite?.(id, record, previous);
+    this.tell(id, record, previous);
     return record;
   }
 
   delete(id: string): boolean {
     if (!this.items.has(id)) return false;
-    const previous = this.onWrite ? this.items.get(id) : undefined;
-    const deleted = this.own().delete(id);
-    if (deleted) {
-      this.version++;
-      this.onWrite?.(id, undefined, previous);
-    }
-    return deleted;
+    const previous = this.items.get(id);
+    this.own().delete(id);
+    this.version++;
+    this.tell(id, undefined, previous);
+    return true;
   }
 
   clear(): void {
     this.items = new Map();
     this.shared = false;
     this.version++;
-    this.onWrite?.(undefined, undefined, undefined);
+    this.tell(undefined, undefined, undefined);
   }
 
   /** Records in insertion order. */
@@ -110,7 +95,7 @@ export class Collection<T> {
     this.items = this.saved;
     this.shared = true;
     this.version++;
-    this.onWrite?.(undefined, undefined, undefined);
+    this.tell(undefined, undefined, undefined);
   }
 
   /** The map, safe to write: the first write after a snapshot or restore copies it. */

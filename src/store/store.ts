@@ -9,7 +9,7 @@ export type StoreScope = "store" | "feedback";
 
 /**
  * The in-memory state of one mock instance: named collections, each owned by the module that
- * serves it (`store.collection<Deployment>("deployments")`). Collections are created on first use.
+ * serves it (`declareCollection` below). Collections are created on first use.
  */
 export class Store {
   private readonly collections = new Map<string, { collection: Collection<unknown>; scope: StoreScope }>();
@@ -31,4 +31,13 @@ export class Store {
   restore(scope?: StoreScope): void {
     for (const entry of this.collections.values()) if (!scope || entry.scope === scope) entry.collection.restore();
   }
+}
+
+/**
+ * Declares a collection for the module that owns it: its name (one per store), its reset scope and its
+ * record type. What it returns is how the module reaches the collection in a mock:
+ * `export const threadsIn = declareCollection<ThreadRecord>("threads")`, then `threadsIn(ctx).get(id)`.
+ */
+export function declareCollection<T>(name: string, scope: StoreScope = "store"): (owner: { readonly store: Store }) => Collection<T> {
+  return (owner) => owner.store.collection<T>(name, scope);
 }

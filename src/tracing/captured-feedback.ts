@@ -1,6 +1,6 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { type FeedbackRecord } from "./feedback-records.js";
+import { feedbackIn, type FeedbackRecord } from "./feedback-records.js";
 import type { CapturedFeedback } from "../schemas/types.gen.js";
 
 /** Filter of `GET /_mock/feedback` and `mock.feedback()`; every given field must match. */
@@ -22,7 +22,7 @@ export type { CapturedFeedback };
  */
 export function capturedFeedback(ctx: MockContext, filter: FeedbackFilter = {}): CapturedFeedback[] {
   const out: CapturedFeedback[] = [];
-  for (const record of ctx.data.feedback.values()) {
+  for (const record of feedbackIn(ctx).values()) {
     const item = toCaptured(record);
     if (matches(item, filter)) out.push(item);
   }

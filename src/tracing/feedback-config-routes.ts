@@ -2,6 +2,7 @@ import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { route, listOf, type RouteSpec } from "../http/route.js";
 import { tracingErrors } from "./errors.js";
+import { declareCollection } from "../store/store.js";
 
 const C = "tracing/feedback-config.json#/$defs/";
 
@@ -36,7 +37,7 @@ interface ListQuery {
  * Listed newest-modified first unless `sort_by_desc=false`.
  */
 export function feedbackConfigRoutes(ctx: MockContext): RouteSpec[] {
-  const configs = () => ctx.data.feedbackConfigs;
+  const configs = () => feedbackConfigsIn(ctx);
   return [
     route<{ query: ListQuery }>({
       name: "feedback_configs.list",
@@ -100,3 +101,5 @@ export function feedbackConfigRoutes(ctx: MockContext): RouteSpec[] {
     }),
   ];
 }
+
+export const feedbackConfigsIn = declareCollection<FeedbackConfigRecord>("feedback_configs");

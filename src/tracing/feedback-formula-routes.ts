@@ -2,6 +2,7 @@ import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { listOf, object, route, UUID, type RouteSpec } from "../http/route.js";
 import { tracingErrors } from "./errors.js";
+import { declareCollection } from "../store/store.js";
 
 const F = "tracing/feedback-formula.json#/$defs/";
 const FORMULA_PATH = object({ feedback_formula_id: UUID });
@@ -37,7 +38,7 @@ type FormulaCreate = Pick<FeedbackFormula, "feedback_key" | "aggregation_type" |
  * taken for an id.
  */
 export function feedbackFormulaRoutes(ctx: MockContext): RouteSpec[] {
-  const formulas = () => ctx.data.feedbackFormulas;
+  const formulas = () => feedbackFormulasIn(ctx);
   const existing = (id: string) => {
     const formula = formulas().get(id);
     if (!formula) throw tracingErrors.feedbackFormulaNotFound();
@@ -110,3 +111,5 @@ export function feedbackFormulaRoutes(ctx: MockContext): RouteSpec[] {
     }),
   ];
 }
+
+export const feedbackFormulasIn = declareCollection<FeedbackFormula>("feedback_formulas");

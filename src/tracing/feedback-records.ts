@@ -2,8 +2,9 @@ import { MAX_DEPTH, shapeProblem } from "../core/shape-limits.js";
 import { validationError } from "../http/http-error.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { type FeedbackToken } from "./feedback-tokens.js";
+import { feedbackTokensIn, type FeedbackToken } from "./feedback-tokens.js";
 import type { Feedback, FeedbackCreate, SubmitBody } from "../schemas/types.gen.js";
+import { declareCollection } from "../store/store.js";
 
 // The wire form (LangSmith `FeedbackSchema`, tracing/feedback.json), what a token URL accepts
 // (tracing/feedback-submit.json) and the body of `POST /feedback` (tracing/feedback-create.json).
@@ -65,7 +66,7 @@ export function recordApiFeedback(ctx: MockContext, body: FeedbackCreate, id: st
   });
   // A run the agent server streamed is known by its tokens: the record gets its thread and scenario.
   const runId = feedback.run_id;
-  const runToken = runId === null ? undefined : ctx.data.feedbackTokens.find((t) => t.run_id === runId);
+  const runToken = runId === null ? undefined : feedbackTokensIn(ctx).find((t) => t.run_id === runId);
   return store(ctx, {
     feedback,
     token_id: null,
@@ -87,7 +88,7 @@ export function updateFeedback(ctx: MockContext, record: FeedbackRecord, update:
   if (update.value !== undefined) feedback.value = update.value;
   if (update.comment !== undefined) feedback.comment = update.comment;
   if (update.correction !== undefined) feedback.correction = update.correction;
-  return ctx.data.feedback.set(feedback.id, { ...record, feedback });
+  return feedbackIn(ctx).set(feedback.id, { ...record, feedback });
 }
 
 /**
@@ -135,5 +136,8 @@ function store(ctx: MockContext, record: Omit<FeedbackRecord, "received_at">): F
   const problem = shapeProblem(record, { depth: MAX_DEPTH + 8 });
   if (problem) throw validationError([{ type: "value_error", loc: ["body"], msg: `Value error, feedback ${problem}`, input: null }]);
   const stored = { ...record, received_at: ctx.clock.now() };
-  return ctx.data.feedback.set(stored.feedback.id, stored);
+  return feedbackIn(ctx).set(stored.feedback.id, stored);
 }
+
+/** What the tracing service captured: reset("feedback") empties it alone. */
+export const feedbackIn = declareCollection<FeedbackRecord>("feedback", "feedback");

@@ -1,6 +1,6 @@
 import type { MockContext } from "../context.js";
 import { listOf, object, route, UUID, type RouteSpec } from "../http/route.js";
-import { feedbackResponse, recordApiFeedback, updateFeedback, type FeedbackCreate, type FeedbackRecord, type FeedbackUpdate, type StoredFeedback } from "./feedback-records.js";
+import { feedbackIn, feedbackResponse, recordApiFeedback, updateFeedback, type FeedbackCreate, type FeedbackRecord, type FeedbackUpdate, type StoredFeedback } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
 
 const CREATE = "tracing/feedback-create.json#/$defs/FeedbackCreate";
@@ -42,7 +42,7 @@ export function feedbackRoutes(ctx: MockContext): RouteSpec[] {
       handler: ({ query }) => {
         const keep = listFilter(query);
         const items: StoredFeedback[] = [];
-        for (const record of ctx.data.feedback.values()) if (keep(record.feedback)) items.push(record.feedback);
+        for (const record of feedbackIn(ctx).values()) if (keep(record.feedback)) items.push(record.feedback);
         // Newest first, as LangSmith lists; the collection holds them in arrival order.
         return items.reverse().slice(query.offset, query.offset + query.limit).map(feedbackResponse);
       },
@@ -71,7 +71,7 @@ export function feedbackRoutes(ctx: MockContext): RouteSpec[] {
       params: FEEDBACK_PATH,
       responses: { 200: { type: "object", maxProperties: 0 } },
       handler: ({ params }) => {
-        ctx.data.feedback.delete(existing(ctx, params.feedback_id).feedback.id);
+        feedbackIn(ctx).delete(existing(ctx, params.feedback_id).feedback.id);
         return {};
       },
     }),
@@ -85,7 +85,7 @@ export function feedbackRoutes(ctx: MockContext): RouteSpec[] {
         responses: { 200: FEEDBACK },
         handler: ({ body }) => {
           const id = body.id ?? ctx.random.uuid4();
-          if (ctx.data.feedback.has(id)) throw tracingErrors.feedbackExists(id);
+          if (feedbackIn(ctx).has(id)) throw tracingErrors.feedbackExists(id);
           return feedbackResponse(recordApiFeedback(ctx, body, id).feedback);
         },
       }),
@@ -94,7 +94,7 @@ export function feedbackRoutes(ctx: MockContext): RouteSpec[] {
 }
 
 function existing(ctx: MockContext, id: string): FeedbackRecord {
-  const record = ctx.data.feedback.get(id);
+  const record = feedbackIn(ctx).get(id);
   if (!record) throw tracingErrors.feedbackNotFound();
   return record;
 }

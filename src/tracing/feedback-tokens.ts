@@ -1,5 +1,6 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp, instantAfterClamped } from "../core/clock.js";
+import { declareCollection } from "../store/store.js";
 
 /** Default lifetime of a presigned feedback token: 3 hours (runs-and-feedback-notes §B2). */
 export const DEFAULT_TOKEN_TTL_MS = 3 * 60 * 60 * 1000;
@@ -55,7 +56,7 @@ export function issueFeedbackToken(ctx: MockContext, tracingUrl: string, input: 
     expires_at: input.expiresAt ?? instantAfterClamped(now, input.ttlMs ?? DEFAULT_TOKEN_TTL_MS),
     url: `${tracingUrl}/api/v1/feedback/tokens/${id}`,
   };
-  ctx.data.feedbackTokens.set(id, token);
+  feedbackTokensIn(ctx).set(id, token);
   return token;
 }
 
@@ -63,3 +64,5 @@ export function issueFeedbackToken(ctx: MockContext, tracingUrl: string, input: 
 export function tokenResponse(token: FeedbackToken) {
   return { id: token.id, url: token.url, expires_at: formatTimestamp(token.expires_at), feedback_key: token.feedback_key };
 }
+
+export const feedbackTokensIn = declareCollection<FeedbackToken>("feedback_tokens");

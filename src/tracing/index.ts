@@ -31,3 +31,9 @@ export function tracingModule(ctx: MockContext): ServiceModule {
     routes: [...tokenRoutes(ctx), ...submitRoutes(ctx), ...feedbackFormulaRoutes(ctx), ...feedbackRoutes(ctx), ...feedbackConfigRoutes(ctx), infoRoute(ctx), ...runRoutes(ctx), ...sessionRoutes(ctx)],
   };
 }
+
+// What the rest of the mock may use of the tracing service (app.ts wires it).
+export { tracingControl, type TracingControl } from "./control-port.js";
+export { tracingPort } from "./port.js";
+export type { CapturedFeedback, FeedbackFilter } from "./captured-feedback.js";
+export type { CapturedTrace, TraceFilter } from "./trace-views.js";

@@ -3,57 +3,16 @@ import { setOwn } from "../core/json.js";
 import { uuid5 } from "../core/random.js";
 import { issueFeedbackToken } from "./feedback-tokens.js";
 import { dottedOrder, traceStoreOf } from "./trace-store.js";
-
-/** The run a feedback URL is about, as the agent server knows it. */
-export interface FeedbackTarget {
-  run_id: string;
-  thread_id: string | null;
-  assistant_id: string | null;
-  scenario: string | null;
-}
-
-/** An agent-server run that finished, as the tracing service records it. */
-export interface AgentRunTrace {
-  run_id: string;
-  thread_id: string;
-  assistant_id: string;
-  graph_id: string;
-  scenario: string;
-  /** The deployment whose URL the run came in on: its name is the project (else "default"). */
-  deployment_id: string | null;
-  /** The run's input (`kwargs.input`); a value that is not an object is traced as `{input: value}`. */
-  input: unknown;
-  /** The state the run left (its final values). */
-  outputs: Record<string, unknown> | null;
-  /** Why it failed (`error: message`); null for a run that succeeded. */
-  error: string | null;
-  /** Epoch ms on the mock's clock. */
-  start_time: number;
-  end_time: number;
-  /** The graph steps it played: one child run per node of each step. */
-  steps: readonly { nodes: readonly string[]; writes: Record<string, unknown> }[];
-  metadata: Record<string, unknown>;
-}
-
-/**
- * What the agent server needs of the tracing service, wired by src/app.ts: presigned feedback URLs
- * for a run's `feedback_keys`, and the run's trace once it has finished.
- */
-export interface Tracing {
-  /** One presigned feedback URL per key (`{key: url}`), pointing at `tracingUrl`. */
-  feedbackUrls(run: FeedbackTarget, keys: readonly string[], tracingUrl: string): Record<string, string>;
-  /** Records the run as a root run with a child run per step node. */
-  recordRun(run: AgentRunTrace): void;
-}
+import type { Tracing } from "../ports.js";
 
 /** Names the child runs of agent-server runs (one per step node). */
 const STEP_NAMESPACE = "0e5c1a55-7a3e-4b1c-8d27-5e9f0c0de027";
 
-/** A port that traces nothing and hands out no feedback URLs (an agent server built without the app). */
-export const UNTRACED: Tracing = { feedbackUrls: () => ({}), recordRun: () => {} };
-
-/** The tracing service's side of the port, over this mock's feedback tokens and trace store. */
-export function tracingPort(ctx: MockContext): Tracing {
+/**
+ * The tracing service's side of the agent server's port, over this mock's feedback tokens and trace
+ * store; `projectOf` names a deployment (the control plane's, wired by app.ts).
+ */
+export function tracingPort(ctx: MockContext, projectOf: (deploymentId: string) => string | undefined = () => undefined): Tracing {
   return {
     feedbackUrls(run, keys, tracingUrl) {
       const urls: Record<string, string> = {};
@@ -65,7 +24,7 @@ export function tracingPort(ctx: MockContext): Tracing {
     },
     recordRun(run) {
       const store = traceStoreOf(ctx);
-      const project = (run.deployment_id && ctx.data.deployments.get(run.deployment_id)?.deployment.name) || "default";
+      const project = (run.deployment_id && projectOf(run.deployment_id)) || "default";
       const inputs = run.input !== null && typeof run.input === "object" && !Array.isArray(run.input) ? (run.input as Record<string, unknown>) : run.input == null ? null : { input: run.input };
       const metadata = { ...run.metadata, run_id: run.run_id, thread_id: run.thread_id, assistant_id: run.assistant_id, graph_id: run.graph_id, scenario: run.scenario };
       const root = store.create({

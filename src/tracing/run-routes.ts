@@ -6,7 +6,7 @@ import { setOwn } from "../core/json.js";
 import { isUuid } from "../core/random.js";
 import { MAX_DEPTH, jsonTextDepth } from "../core/shape-limits.js";
 import type { FeedbackCreate, TraceRunBatch, TraceRunCreate, TraceRunQuery, TraceRunUpdate } from "../schemas/types.gen.js";
-import { recordApiFeedback } from "./feedback-records.js";
+import { feedbackIn, recordApiFeedback } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
 import { boundaryOf, parseMultipart, type FormPart } from "./multipart.js";
 import { queryRuns } from "./run-query.js";
@@ -57,7 +57,7 @@ export function runRoutes(ctx: MockContext): RouteSpec[] {
         const read = readParts(parts);
         const feedback = read.feedback.map((f) => checked<FeedbackCreate>(FEEDBACK_CREATE, f));
         ingest(store(), read.creates, read.updates);
-        for (const f of feedback) if (!ctx.data.feedback.has(f.id ?? "")) recordApiFeedback(ctx, f, f.id ?? ctx.random.uuid4());
+        for (const f of feedback) if (!feedbackIn(ctx).has(f.id ?? "")) recordApiFeedback(ctx, f, f.id ?? ctx.random.uuid4());
         return { message: "Runs batch ingested" };
       },
     }),

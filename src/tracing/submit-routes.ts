@@ -1,6 +1,6 @@
 import type { MockContext } from "../context.js";
 import { object, route, UUID, type RouteSpec } from "../http/route.js";
-import { type FeedbackToken } from "./feedback-tokens.js";
+import { feedbackTokensIn, type FeedbackToken } from "./feedback-tokens.js";
 import { feedbackResponse, recordTokenFeedback, type Submission } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
 
@@ -46,7 +46,7 @@ export function submitRoutes(ctx: MockContext): RouteSpec[] {
 
 /** The token, if it exists and has not expired on the mock's clock; reusable until then. */
 function liveToken(ctx: MockContext, tokenId: string): FeedbackToken {
-  const token = ctx.data.feedbackTokens.get(tokenId);
+  const token = feedbackTokensIn(ctx).get(tokenId);
   if (!token) throw tracingErrors.tokenNotFound();
   if (ctx.clock.now() >= token.expires_at) throw tracingErrors.tokenExpired();
   return token;

@@ -3,7 +3,7 @@ import { instantAfter, inClockRange } from "../core/clock.js";
 import type { ValidationIssue } from "../http/http-error.js";
 import { listOf, ref, route, type RouteSpec } from "../http/route.js";
 import { tracingErrors } from "./errors.js";
-import { issueFeedbackToken, tokenResponse, type IssueTokenInput } from "./feedback-tokens.js";
+import { feedbackTokensIn, issueFeedbackToken, tokenResponse, type IssueTokenInput } from "./feedback-tokens.js";
 
 const TOKEN = "tracing/feedback-token.json#/$defs/";
 
@@ -47,7 +47,7 @@ export function tokenRoutes(ctx: MockContext): RouteSpec[] {
       query: `${TOKEN}TokenListQuery`,
       responses: { 200: listOf(`${TOKEN}FeedbackIngestToken`) },
       handler: ({ query: { run_id, limit, offset } }) => {
-        const tokens = ctx.data.feedbackTokens.filter((t) => t.run_id === run_id);
+        const tokens = feedbackTokensIn(ctx).filter((t) => t.run_id === run_id);
         return tokens.slice(offset, limit === undefined ? undefined : offset + limit).map(tokenResponse);
       },
     }),

@@ -3,6 +3,7 @@ import { setOwn } from "../core/json.js";
 import type { CapturedTrace, TraceRun } from "../schemas/types.gen.js";
 import { TRACING_TENANT_ID } from "./feedback-config-routes.js";
 import { formatRunTime, traceStoreOf, type StoredTraceRun, type TraceStore } from "./trace-store.js";
+import { feedbackIn } from "./feedback-records.js";
 
 export type { CapturedTrace, TraceRun };
 
@@ -43,7 +44,7 @@ function ancestorIds(r: StoredTraceRun): string[] {
  */
 export function feedbackStats(ctx: MockContext): Map<string, Record<string, { n: number; avg: number | null; values: Record<string, number> }>> {
   const byRun = new Map<string, Record<string, { n: number; sum: number; scored: number; values: Record<string, number> }>>();
-  for (const { feedback: f } of ctx.data.feedback.values()) {
+  for (const { feedback: f } of feedbackIn(ctx).values()) {
     if (f.run_id === null) continue;
     const keys = byRun.get(f.run_id) ?? {};
     byRun.set(f.run_id, keys);

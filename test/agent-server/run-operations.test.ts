@@ -4,6 +4,7 @@ import { createApp, mockOf } from "../../src/index.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { waitFor } from "./helpers.js";
 import { contextOf } from "../../src/mock-control.js";
+import { runsIn } from "../../src/agent-server/runs.js";
 
 const slow: ScenarioInput = { name: "slow", match: { input: { slow: true } }, events: [{ event: "values", data: { done: true }, delay_ms: 10_000 }] };
 const quick: ScenarioInput = { name: "quick", priority: -1, events: [{ event: "values", data: { quick: "{{input.tag}}" } }] };
@@ -14,7 +15,7 @@ beforeAll(() => {
 });
 beforeEach(() => mockOf(a).reset());
 
-const runRecords = () => contextOf(mockOf(a)).data.runs;
+const runRecords = () => runsIn(contextOf(mockOf(a)));
 const statusOf = (runId: string) => runRecords().get(runId)?.status;
 async function newThread(): Promise<string> {
   return (await request(a).post("/threads").send({}).expect(200)).body.thread_id;

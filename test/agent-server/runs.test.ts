@@ -8,6 +8,7 @@ import { rawText, sseEvents } from "../support/sse.js";
 import { waitFor } from "./helpers.js";
 import { newThread } from "../support/agent-server.js";
 import { contextOf } from "../../src/mock-control.js";
+import { runsIn } from "../../src/agent-server/runs.js";
 
 const slow: ScenarioInput = {
   name: "slow",
@@ -24,7 +25,7 @@ function app(scenarios: ScenarioInput[] = [slow, quick], autoAdvance = false) {
 }
 type App = ReturnType<typeof app>;
 
-const runs = (a: App) => contextOf(mockOf(a)).data.runs;
+const runs = (a: App) => runsIn(contextOf(mockOf(a)));
 const statusOf = (a: App, runId: string) => runs(a).get(runId)?.status;
 
 describe("background runs, wait and join", () => {

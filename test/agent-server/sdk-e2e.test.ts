@@ -6,6 +6,8 @@ import { BUNDLED_SCENARIOS } from "../../src/options.js";
 import { readDocuments } from "../../src/core/read-documents.js";
 import { waitFor } from "./helpers.js";
 import { contextOf } from "../../src/mock-control.js";
+import { feedbackTokensIn } from "../../src/tracing/feedback-tokens.js";
+import { runsIn } from "../../src/agent-server/runs.js";
 
 type AnyClient = InstanceType<typeof Client2>;
 
@@ -53,7 +55,7 @@ async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
 describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, sdk, makeClient) => {
   let mock: MockServer;
   let client: AnyClient;
-  const tokens = () => [...contextOf(mock.control).data.feedbackTokens.values()];
+  const tokens = () => [...feedbackTokensIn(contextOf(mock.control)).values()];
 
   beforeAll(async () => {
     mock = await startMockServer({ port: 0, seed: 42, fixtures: false, scenarios: [BUNDLED_SCENARIOS] });
@@ -215,7 +217,7 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
         expect(seen).toEqual(["metadata", "values"]);
         const [run] = await sdk.runs.list(thread.thread_id);
         const expected = onDisconnect === "cancel" ? "interrupted" : "running";
-        await waitFor(() => contextOf(slow.control).data.runs.get(run!.run_id)?.status === expected);
+        await waitFor(() => runsIn(contextOf(slow.control)).get(run!.run_id)?.status === expected);
         return { thread: thread.thread_id, run: run!.run_id };
       };
       const cancelled = await leave("cancel");
@@ -224,7 +226,7 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
       const continued = await leave("continue");
       expect((await sdk.runs.get(continued.thread, continued.run)).status).toBe("running");
       slow.clock.advance("1m");
-      await waitFor(() => contextOf(slow.control).data.runs.get(continued.run)?.status === "success");
+      await waitFor(() => runsIn(contextOf(slow.control)).get(continued.run)?.status === "success");
       expect(await sdk.threads.get(continued.thread)).toMatchObject({ status: "idle", values: { step: 2 } });
     } finally {
       await slow.close();

@@ -6,6 +6,7 @@ import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { waitFor } from "./helpers.js";
 import { expectFits } from "../support/schema-assert.js";
 import { contextOf } from "../../src/mock-control.js";
+import { runsIn } from "../../src/agent-server/runs.js";
 
 type AnyClient = InstanceType<typeof Client2>;
 const SDKS: [string, (url: string) => AnyClient][] = [
@@ -27,7 +28,7 @@ const RUN = "agent-server/run.json#/$defs/Run";
 describe.each(SDKS)("thread and run operations through %s", (_name, makeClient) => {
   let mock: MockServer;
   let client: AnyClient;
-  const runStatus = (runId: string) => contextOf(mock.control).data.runs.get(runId)?.status;
+  const runStatus = (runId: string) => runsIn(contextOf(mock.control)).get(runId)?.status;
 
   beforeAll(async () => {
     mock = await startMockServer({ port: 0, seed: 21, fixtures: false, scenarios: [chat, slow, quick], clock: { autoAdvance: false } });

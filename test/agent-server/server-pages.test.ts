@@ -3,6 +3,7 @@ import request from "supertest";
 import { createApp, mockOf } from "../../src/index.js";
 import { waitFor } from "./helpers.js";
 import { contextOf } from "../../src/mock-control.js";
+import { runsIn } from "../../src/agent-server/runs.js";
 
 let a: ReturnType<typeof createApp>;
 beforeAll(() => {
@@ -31,7 +32,7 @@ describe("GET /metrics", () => {
     await request(a).get(`/threads/${tid}`).set("x-api-key", "k").expect(200);
     await request(a).get("/threads/00000000-0000-4000-8000-000000000000").set("x-api-key", "k").expect(404);
     const run = (await request(a).post(`/threads/${tid}/runs`).set("x-api-key", "k").send({ assistant_id: "agent", after_seconds: 30 }).expect(200)).body;
-    await waitFor(() => contextOf(mockOf(a)).data.runs.get(run.run_id) !== undefined);
+    await waitFor(() => runsIn(contextOf(mockOf(a))).get(run.run_id) !== undefined);
     mockOf(a).clock.advance("10s");
     await request(a).get("/ok").expect(200);
 

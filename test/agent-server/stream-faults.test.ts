@@ -6,6 +6,7 @@ import { BAD_FRAME } from "../../src/agent-server/stream-faults.js";
 import { rawRequest, sseEvents } from "../support/sse.js";
 import { waitFor } from "./helpers.js";
 import { contextOf } from "../../src/mock-control.js";
+import { runsIn } from "../../src/agent-server/runs.js";
 
 // Stream faults (DESIGN §8, docs/faults.md) on the run stream, from fault rules and from a scenario
 // turn's `faults`. A real socket: a cut drops the connection.
@@ -21,7 +22,7 @@ const faulty = {
   ],
 };
 
-const runs = () => contextOf(mock.control).data.runs;
+const runs = () => runsIn(contextOf(mock.control));
 const lastRun = () => [...runs().values()].at(-1);
 const metadataOf = (runId: string) => `event: metadata\r\ndata: {"run_id":"${runId}","attempt":1}\r\n\r\n`;
 const values = (data: unknown) => `event: values\r\ndata: ${JSON.stringify(data)}\r\n\r\n`;

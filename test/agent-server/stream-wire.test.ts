@@ -7,6 +7,8 @@ import { parseSse, rawRequest, rawText, sseEvents } from "../support/sse.js";
 import { waitFor } from "./helpers.js";
 import { newThread } from "../support/agent-server.js";
 import { contextOf } from "../../src/mock-control.js";
+import { runsIn } from "../../src/agent-server/runs.js";
+import { feedbackTokensIn } from "../../src/tracing/feedback-tokens.js";
 
 const BASE = "http://mock.test";
 
@@ -37,9 +39,9 @@ describe("the run stream on the wire", () => {
     const a = app();
     const tid = await newThread(a);
     const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input("hello there"), stream_mode: ["values", "updates"], feedback_keys: ["user_liked", "user_disliked"] }).expect(200);
-    const [run] = contextOf(mockOf(a)).data.runs.values();
+    const [run] = runsIn(contextOf(mockOf(a))).values();
     const rid = run!.run_id;
-    const tokens = [...contextOf(mockOf(a)).data.feedbackTokens.values()];
+    const tokens = [...feedbackTokensIn(contextOf(mockOf(a))).values()];
     const url = (key: string) => `${BASE}/api/v1/feedback/tokens/${tokens.find((t) => t.feedback_key === key)!.id}`;
     expect(res.body).toBe(
       `event: metadata\r\ndata: {"run_id":"${rid}","attempt":1}\r\n\r\n` +
@@ -108,7 +110,7 @@ describe("the run stream on the wire", () => {
     expect(thread).toMatchObject({ status: "error", values: { n: 1 } });
     const [run] = (await request(a).get(`/threads/${tid}/runs`)).body;
     expect(run.status).toBe("error");
-    expect(contextOf(mockOf(a)).data.feedbackTokens.size).toBe(0);
+    expect(feedbackTokensIn(contextOf(mockOf(a))).size).toBe(0);
   });
 
   it("an interrupt ending sends __interrupt__ in updates and in values, each when asked for, and leaves the thread interrupted", async () => {
@@ -195,7 +197,7 @@ describe("the run stream on the wire", () => {
     try {
       const tid = await threadOn(mock.url);
       const pending = rawRequest(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: { assistant_id: "agent" } });
-      await waitFor(() => contextOf(mock.control).data.runs.values().next().value?.status === "running");
+      await waitFor(() => runsIn(contextOf(mock.control)).values().next().value?.status === "running");
       for (let i = 0; i < 3; i++) {
         mock.clock.advance(1000);
         await new Promise((r) => setImmediate(r));
@@ -218,7 +220,7 @@ describe("the run stream on the wire", () => {
         const done = (async () => {
           for await (const part of client.runs.stream(thread.thread_id, "agent", { input: {}, streamResumable })) parts.push({ event: part.event, data: part.data });
         })();
-        await waitFor(() => [...contextOf(mock.control).data.runs.values()].at(-1)?.status === "running");
+        await waitFor(() => [...runsIn(contextOf(mock.control)).values()].at(-1)?.status === "running");
         for (let i = 0; i < 3; i++) {
           mock.clock.advance(1000);
           await new Promise((r) => setImmediate(r));
@@ -257,7 +259,7 @@ describe("the run stream on the wire", () => {
       const res = await rawRequest(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", body: { assistant_id: "agent", feedback_keys: ["k"] } });
       expect(res.complete).toBe(false);
       expect(res.body).toMatch(/^event: metadata\r\n.*\r\n\r\nevent: values\r\ndata: \{"a":1\}\r\n\r\n$/s);
-      const run = contextOf(mock.control).data.runs.values().next().value;
+      const run = runsIn(contextOf(mock.control)).values().next().value;
       expect(run).toMatchObject({ status: "error", error: { error: "ConnectionError" } });
       expect(await (await fetch(`${mock.url}/threads/${tid}`)).json()).toMatchObject({ status: "error", values: { a: 1 }, interrupts: {} });
       expect(await (await fetch(`${mock.url}/ok`)).json()).toEqual({ ok: true });
@@ -294,7 +296,7 @@ describe("on_disconnect", () => {
 
   it("'cancel' interrupts the run when the client leaves; 'continue' lets it finish", async () => {
     mock = await startMockServer({ seed: 3, fixtures: false, clock: { autoAdvance: false }, scenarios: [{ name: "slow", events: [{ event: "values", data: { a: 1 }, delay_ms: 60_000 }] }] });
-    const runs = contextOf(mock.control).data.runs;
+    const runs = runsIn(contextOf(mock.control));
     const statuses = async (onDisconnect: string) => {
       const tid = await threadOn(mock!.url);
       const controller = new AbortController();
@@ -320,7 +322,7 @@ describe("closing the mock", () => {
     const tid = await threadOn(mock.url);
     const res = await fetch(`${mock.url}/threads/${tid}/runs/stream`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ assistant_id: "agent" }) });
     await res.body!.getReader().read();
-    const runs = contextOf(mock.control).data.runs;
+    const runs = runsIn(contextOf(mock.control));
     await waitFor(() => [...runs.values()][0]?.status === "running");
     await mock.close();
     await waitFor(() => [...runs.values()][0]?.status !== "running");

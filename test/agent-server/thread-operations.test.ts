@@ -4,6 +4,8 @@ import { createApp, mockOf } from "../../src/index.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { waitFor } from "./helpers.js";
 import { contextOf } from "../../src/mock-control.js";
+import { runsIn } from "../../src/agent-server/runs.js";
+import { threadsIn } from "../../src/agent-server/threads.js";
 
 const chat: ScenarioInput = {
   name: "chat",
@@ -70,7 +72,7 @@ describe("POST /threads/prune", () => {
     const missing = "00000000-0000-4000-8000-000000000000";
     expect((await request(a).post("/threads/prune").send({ thread_ids: [gone, missing] }).expect(200)).body).toEqual({ pruned_count: 1 });
     await request(a).get(`/threads/${gone}`).expect(404, { detail: "Not Found" });
-    expect(contextOf(mockOf(a)).data.runs.filter((r) => r.thread_id === gone)).toEqual([]);
+    expect(runsIn(contextOf(mockOf(a))).filter((r) => r.thread_id === gone)).toEqual([]);
 
     const latest = (await request(a).get(`/threads/${kept}/state`)).body;
     expect((await request(a).post("/threads/prune").send({ thread_ids: [kept], strategy: "keep_latest" }).expect(200)).body).toEqual({ pruned_count: 1 });
@@ -160,7 +162,7 @@ describe("POST /threads/{id}/state", () => {
     const run = (await request(a).post(`/threads/${busy}/runs`).send({ assistant_id: "agent", input: { slow: true } }).expect(200)).body;
     await request(a).post(`/threads/${busy}/state`).send({ values: { x: 1 } }).expect(409, { detail: "Thread is busy with a running job. Cannot update state." });
     await request(a).post(`/threads/${busy}/runs/${run.run_id}/cancel?wait=1`).expect(204);
-    await waitFor(() => contextOf(mockOf(a)).data.threads.get(busy)?.status !== "busy");
+    await waitFor(() => threadsIn(contextOf(mockOf(a))).get(busy)?.status !== "busy");
 
     await request(a).post("/threads/00000000-0000-4000-8000-000000000000/state").send({ values: {} }).expect(404, { detail: "Not Found" });
   });

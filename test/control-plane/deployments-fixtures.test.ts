@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import request from "supertest";
 import { createApp, LoadError, mockOf, type FixtureDocument } from "../../src/index.js";
 import { contextOf } from "../../src/mock-control.js";
+import { deploymentsIn } from "../../src/control-plane/deployments-store.js";
 
 const PRODUCTION = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 const STAGING = "9b2f4c1e-3d5a-4b7c-8e9f-0a1b2c3d4e5f";
@@ -29,9 +30,9 @@ interface Stored {
 
 describe("the bundled deployments", () => {
   const app = createApp({ seed: 42, lifecycle: "manual" });
-  const data = contextOf(mockOf(app)).data;
-  const all = [...data.deployments.values()].map((stored) => stored.deployment) as unknown as Stored["deployment"][];
-  const revisions = [...data.deployments.values()].flatMap((stored) => stored.revisions.map((r) => r.revision.status));
+  const deployments = deploymentsIn(contextOf(mockOf(app)));
+  const all = [...deployments.values()].map((stored) => stored.deployment) as unknown as Stored["deployment"][];
+  const revisions = [...deployments.values()].flatMap((stored) => stored.revisions.map((r) => r.revision.status));
 
   it("cover every source, deployment type, status and revision status, in both tenants", () => {
     expect(all.length).toBeGreaterThanOrEqual(25);
@@ -113,7 +114,7 @@ describe("fixture entries are completed coherently", () => {
     const file = join(dir, "deployments.json");
     writeFileSync(file, JSON.stringify({ deployments: [{ name: "kept", source: "github" }, { name: "own-url", source: "external_docker", source_config: { custom_url: "https://own.example" } }] }));
     const fixtures = ["fixtures/organization.json", "fixtures/integrations.json", file];
-    const stored = (app: ReturnType<typeof createApp>) => JSON.stringify([...contextOf(mockOf(app)).data.deployments.values()]);
+    const stored = (app: ReturnType<typeof createApp>) => JSON.stringify([...deploymentsIn(contextOf(mockOf(app))).values()]);
     const first = createApp({ seed: 6, publicUrl: "http://one.test", fixtures });
     const other = createApp({ seed: 7, publicUrl: "http://one.test", fixtures });
     const later = createApp({ seed: 6, publicUrl: "http://two.test", fixtures });
@@ -172,7 +173,7 @@ describe("fixture entries are completed coherently", () => {
   it("a generated name a fixture entry already has is drawn again", () => {
     const generated = (fixtures: object[]) => {
       const app = createApp({ seed: 5, fixtures: [{ deployments: fixtures, generate: { deployments: { count: 50 } } }] });
-      return [...contextOf(mockOf(app)).data.deployments.values()].map((stored) => stored.deployment.name);
+      return [...deploymentsIn(contextOf(mockOf(app))).values()].map((stored) => stored.deployment.name);
     };
     // Fixture entries do not change what is generated, up to the first clash.
     const taken = generated([]).find((name) => name.endsWith("-10")) as string;
@@ -184,7 +185,7 @@ describe("fixture entries are completed coherently", () => {
 
   it("10,000 generated deployments load, list and reset", async () => {
     const app = createApp({ seed: 9, fixtures: ["fixtures", { generate: { deployments: { count: 10_000 } } }] });
-    expect(contextOf(mockOf(app)).data.deployments.size).toBe(10_000 + JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.length);
+    expect(deploymentsIn(contextOf(mockOf(app))).size).toBe(10_000 + JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.length);
     await request(app).delete(`/v2/deployments/${(await request(app).get("/v2/deployments?limit=1").expect(200)).body.resources[0].id}`).expect(204);
     mockOf(app).reset();
     const production = JSON.parse(readFileSync("fixtures/deployments.json", "utf8")).deployments.filter((d: { tenant_id: string }) => d.tenant_id === PRODUCTION);

@@ -12,6 +12,7 @@ import { issueFeedbackToken } from "../../src/tracing/feedback-tokens.js";
 import { recordTokenFeedback } from "../../src/tracing/feedback-records.js";
 import { HttpError } from "../../src/http/http-error.js";
 import { contextOf } from "../../src/mock-control.js";
+import { runsIn } from "../../src/agent-server/runs.js";
 
 /** JSON text nested `depth` levels deep: `{"a":{"a":…}}`. */
 const deepObject = (depth: number, leaf = "1") => '{"a":'.repeat(depth) + leaf + "}".repeat(depth);
@@ -146,7 +147,7 @@ describe("clock and delay bounds", () => {
     await request(app).post("/_mock/clock").send({ set: "9999-12-31T23:59:59.999Z" }).expect(200);
     const res = await request(app).post("/runs/wait").send({ assistant_id: "agent" }).expect(200);
     // The run ended (no spin): it failed the way a crashed graph does, naming the RangeError.
-    const [run] = [...contextOf(mockOf(app)).data.runs.values()];
+    const [run] = [...runsIn(contextOf(mockOf(app))).values()];
     expect(run?.status).toBe("error");
     expect(JSON.stringify(res.body)).toMatch(/RangeError|past/);
   });

@@ -7,6 +7,7 @@ import { FEED_BUDGET_BYTES, FEED_MAX_CLIENTS } from "../../src/admin/inspector-r
 import { protocolSessions } from "../../src/agent-server/protocol-session.js";
 import { contextOf } from "../../src/mock-control.js";
 import { until } from "../support/until.js";
+import { runsIn } from "../../src/agent-server/runs.js";
 
 /** Issue 28, defects 8 (the services' part) and 9: memory one client can hold, and the small ones. */
 
@@ -126,7 +127,7 @@ describe("Protocol v2 sessions exist only for threads", () => {
     const tid = someId(901);
     const started = await command(tid, "run.start", { assistant_id: "agent", input: { go: true } });
     expect(started.body.type).toBe("success");
-    await until(() => (sessions().get(tid)?.seq ?? 0) > 0 && contextOf(mock.control).data.runs.filter((r) => r.thread_id === tid && r.status === "success").length === 1);
+    await until(() => (sessions().get(tid)?.seq ?? 0) > 0 && runsIn(contextOf(mock.control)).filter((r) => r.thread_id === tid && r.status === "success").length === 1);
     const count = sessions().size;
     await request(mock.url).delete(`/threads/${tid}`).expect(204);
     await command(someId(902), "agent.getTree");
@@ -141,7 +142,7 @@ describe("POST /runs/batch has an item cap", () => {
     const runs = Array.from({ length: 101 }, () => ({ assistant_id: "agent" }));
     const res = await request(app).post("/runs/batch").send(runs).expect(422);
     expect(res.body).toEqual({ detail: "101 items is too long: at most 100 are allowed" });
-    expect(contextOf(mockOf(app)).data.runs.size).toBe(0);
+    expect(runsIn(contextOf(mockOf(app))).size).toBe(0);
     expect((await request(app).post("/runs/batch").send(runs.slice(1)).expect(200)).body).toHaveLength(100);
   });
 });

@@ -8,6 +8,7 @@ import type { Express } from "express";
 import { createApp, startMockServer, type MockServer } from "../../src/index.js";
 import { StreamWriter } from "../../src/http/stream-writer.js";
 import { contextOf } from "../../src/mock-control.js";
+import { runsIn } from "../../src/agent-server/runs.js";
 
 /**
  * Regression tests for issue 11's network cases: other web pages and hosts, slow clients, clients
@@ -142,14 +143,12 @@ describe("a stream client that never reads (real socket)", () => {
       socket.on("error", () => {});
       socket.write(`POST /runs/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
       socket.pause();
-      const runs = contextOf(mock.control).data.runs;
+      const runs = runsIn(contextOf(mock.control));
       for (let i = 0; i < 10_000 && runs.size === 0; i++) await new Promise((r) => setImmediate(r));
       const [run] = [...runs.values()];
-      // The run service is internal; its execution's `done` settles when the run's work stops.
-      const execution = (mock.control as unknown as { agent: { runs: { execution(id: string): { done: Promise<{ kind: string }> } | undefined } } }).agent.runs.execution(run!.run_id);
-      const outcome = await execution!.done;
-      expect(outcome.kind).toBe("cancelled");
-      expect(runs.get(run!.run_id)?.status).toBe("interrupted");
+      // Cancelled when the client was dropped: the run ends interrupted while its last event still waits a minute.
+      const [ended] = await mock.control.waitFor.run({ thread_id: run!.thread_id, status: "interrupted" });
+      expect(ended!.run_id).toBe(run!.run_id);
       socket.destroy();
     } finally {
       await mock.close();

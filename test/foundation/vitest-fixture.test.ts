@@ -34,7 +34,7 @@ describe("agent-platform-mock/vitest", () => {
     const missing = methods(MockControl.prototype).filter((name) => !(name in remote));
     expect(missing).toEqual(["summary"]);
     for (const group of ["faults", "waitFor", "clock"] as const) {
-      const library = Object.getOwnPropertyDescriptor(MockControl.prototype, group)!.get!.call({ ctx: { clock: {}, faults: {}, data: {}, journal: {} } });
+      const library = Object.getOwnPropertyDescriptor(MockControl.prototype, group)!.get!.call({ ctx: { clock: {}, faults: {}, journal: {} }, services: {} });
       expect(Object.keys(remote[group]).sort(), group).toEqual(Object.keys(library).sort());
     }
   });
