@@ -292,6 +292,10 @@ export type RevisionStatus =
  */
 export type FailStep = "CREATING" | "QUEUED" | "AWAITING_BUILD" | "BUILDING" | "AWAITING_DEPLOY" | "DEPLOYING";
 /**
+ * How a channel takes a node's write: `add_messages`, `append` or `last_value`.
+ */
+export type GraphChannelReducer = "add_messages" | "append" | "last_value";
+/**
  * APIFeedbackSource | AppFeedbackSource | ModelFeedbackSource | AutoEvalFeedbackSource (discriminated by `type`), or null.
  */
 export type FeedbackSourceCreate = {
@@ -3536,6 +3540,12 @@ export interface GraphFixture {
   };
   context_schema?: {
     [k: string]: unknown | undefined;
+  };
+  /**
+   * The state's channels that have a reducer, by name (docs/agent-server.md "State model"): `add_messages` (LangGraph's messages reducer), `append` (lists concatenated, operator.add) or `last_value`. Channels not named are last-value. Default (no `channels`): `{"messages": "add_messages"}`, LangGraph's MessagesState.
+   */
+  channels?: {
+    [k: string]: GraphChannelReducer | undefined;
   };
   /**
    * Subgraphs by namespace (the node that runs them): the same description, nested as deep as the graph is.
