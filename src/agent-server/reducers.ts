@@ -14,6 +14,16 @@ export type Channels = Readonly<Record<string, ReducerName | undefined>>;
 /** What a graph gets when its fixture declares no channels: LangGraph's `MessagesState`. */
 export const DEFAULT_CHANNELS: Channels = Object.freeze({ messages: "add_messages" });
 
+/**
+ * The state of a thread no run has written: each list channel (`add_messages`, `append`) at its
+ * empty value, as LangGraph's BinaryOperatorAggregate channels start (`messages: []`).
+ */
+export function emptyState(channels: Channels): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(channels)) if (channels[key] === "add_messages" || channels[key] === "append") setOwn(out, key, []);
+  return out;
+}
+
 /** A reducer refusing a write, with the Python exception's name (the run fails with it, as there). */
 export class ReducerError extends Error {
   constructor(
@@ -21,6 +31,8 @@ export class ReducerError extends Error {
     message: string,
   ) {
     super(message);
+    // What the run's `error` event names.
+    this.name = error;
   }
 }
 

@@ -1529,6 +1529,10 @@ export interface Scenario {
    * Shorthand for a single turn (with end).
    */
   events?: ScenarioEvent[];
+  /**
+   * Shorthand for a single turn given as graph steps (with end); not with events.
+   */
+  steps?: ScenarioStep[];
   end?: Ending;
   /**
    * Shorthand for a single turn's faults.
@@ -1559,6 +1563,10 @@ export interface ScenarioMatch {
 export interface Turn {
   description?: string;
   events?: ScenarioEvent[];
+  /**
+   * The turn as graph steps, instead of events: each node's update is reduced into the thread's state, and every stream mode the run asks for is derived from them (docs/scenarios.md "Steps").
+   */
+  steps?: ScenarioStep[];
   end?: Ending;
   faults?: TurnStreamFault;
   /**
@@ -1571,6 +1579,25 @@ export interface TurnAfterEvents {
    * Events on the wire before the fault, metadata included.
    */
   after_events: number;
+}
+/**
+ * One graph step: a node ran and returned this update (its state writes, reduced by the graph's channels).
+ */
+export interface ScenarioStep {
+  /**
+   * The node that ran.
+   */
+  node: string;
+  /**
+   * What the node returned: `{channel: value}` (null: nothing). Strings may hold {{templates}}.
+   */
+  update: {
+    [k: string]: unknown | undefined;
+  } | null;
+  /**
+   * Wait this long (mock time) before the step.
+   */
+  delay_ms?: number;
 }
 export interface ScenarioEvent {
   /**

@@ -16,7 +16,9 @@ const SDKS: [string, "2.0" | "1.15", (url: string) => AnyClient][] = [
 
 type BundledEvent = { event: string; data: unknown };
 type BundledEnding = string | { http: { status: number } } | { interrupt: { value: unknown } } | { error: { error: string; message: string } };
-type Bundled = { name: string; events?: BundledEvent[]; end?: BundledEnding; turns?: { events?: BundledEvent[]; end?: BundledEnding }[] };
+type BundledStep = { node: string; update: unknown };
+type BundledTurn = { events?: BundledEvent[]; steps?: BundledStep[]; end?: BundledEnding };
+type Bundled = BundledTurn & { name: string; turns?: BundledTurn[] };
 const BUNDLED = readDocuments([BUNDLED_SCENARIOS], [], true).flatMap((d) => (Array.isArray(d.content) ? d.content : [d.content])) as Bundled[];
 
 /** A message (and metadata) that selects each bundled scenario. */
@@ -110,8 +112,19 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
     }
     const parts = await run();
     const runId = (parts[0]!.data as { run_id: string }).run_id;
-    const scripted = (scenario.events ?? scenario.turns?.[0]?.events ?? []).filter((e) => ["updates", "values"].includes(e.event));
-    const expected: { event: string; data: unknown }[] = [{ event: "metadata", data: { run_id: expect.any(String), attempt: 1 } }, ...scripted.map((e) => ({ event: e.event, data: templated(e.data) }))];
+    const turn: BundledTurn = scenario.turns?.[0] ?? scenario;
+    const scripted = (turn.events ?? []).filter((e) => ["updates", "values"].includes(e.event));
+    const expected: { event: string; data: unknown }[] = [{ event: "metadata", data: { run_id: expect.any(String), attempt: 1 } }];
+    // A mode the turn does not script is derived from its steps: `values` once the input is applied and
+    // after each step, `updates` per step of the short form (their content: test/agent-server/derived-modes.test.ts).
+    const scriptsValues = scripted.some((e) => e.event === "values");
+    const derivedValues = { event: "values", data: expect.objectContaining({ messages: expect.any(Array) }) };
+    if (!scriptsValues) expected.push(derivedValues);
+    for (const step of turn.steps ?? []) expected.push({ event: "updates", data: { [step.node]: expect.anything() } }, derivedValues);
+    for (const e of scripted) {
+      expected.push({ event: e.event, data: templated(e.data) });
+      if (e.event === "updates" && !scriptsValues) expected.push(derivedValues);
+    }
     if (typeof ending === "object" && "interrupt" in ending) {
       // In each of the requested modes updates and values, updates first.
       for (const event of ["updates", "values"]) expected.push({ event, data: { __interrupt__: [{ value: ending.interrupt.value, id: expect.any(String) }] } });
