@@ -184,6 +184,11 @@ export class RunService {
     });
   }
 
+  /** The channel reducers of a graph (its `graphs` fixture's, else MessagesState's). */
+  channels(graphId: string): Channels {
+    return this.graphs.channels(graphId);
+  }
+
   execution(runId: string): Execution | undefined {
     return this.executions.get(runId);
   }

@@ -122,6 +122,7 @@ function scenarioReason(e: ErrorObject): string {
   if (e.keyword === "pattern" && e.instancePath.endsWith("/event")) {
     return `not a stream event name; use values, updates, messages, messages/partial, messages/complete, messages/metadata, custom, events, debug, tasks, checkpoints or tools, optionally followed by |<namespace> parts; got ${JSON.stringify(e.data)}`;
   }
+  if (e.keyword === "not" && /\/steps\/\d+\/node$/.test(e.instancePath)) return `"__start__", "__end__" and "__interrupt__" are LangGraph's own names, not a node of the graph; got ${JSON.stringify(e.data)}`;
   if (e.keyword === "pattern" && e.instancePath.endsWith("/name")) return `names use letters, digits, ".", "_" and "-" (at most 128); got ${JSON.stringify(e.data)}`;
   return reasonOf(e);
 }
