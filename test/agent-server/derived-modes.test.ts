@@ -204,3 +204,10 @@ describe("the state model and derived stream modes", () => {
     ]);
   });
 });
+
+describe("the graphs fixture's channels", () => {
+  it("refuses a reducer it does not know, with file, pointer and reason", async () => {
+    const start = startMockServer({ port: 0, fixtures: [{ graphs: [{ graph_id: "g", channels: { messages: "merge" } }] }] });
+    await expect(start).rejects.toThrow('<fixtures object 1>#/graphs/0/channels/messages: must be one of "add_messages", "append", "last_value"; got "merge"');
+  });
+});
