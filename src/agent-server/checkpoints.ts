@@ -42,6 +42,8 @@ export interface RunCheckpointsInput {
   input: unknown;
   /** The state before the run. */
   priorValues: Record<string, unknown> | null;
+  /** The state once `__start__` applied the input (runs.ts startState). */
+  started: Record<string, unknown> | null;
   steps: readonly { nodes: string[]; writes: Record<string, unknown>; values: Record<string, unknown> | null }[];
   /** The state the run left: values, the nodes to run next and pending interrupts. */
   final: { values: Record<string, unknown> | null; next: string[]; interrupts: Record<string, Interrupt[]> };
@@ -87,11 +89,11 @@ export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput)
   if (input.input !== undefined) {
     entries.push({ source: "input", writes: { __start__: input.input }, values: input.priorValues, next: ["__start__"] });
     // After `__start__` the input is in the state, as LangGraph's step 0 shows it.
-    entries.push({ source: "loop", writes: null, values: withInput(input.priorValues, input.input, () => ctx.random.uuid4()), next: firstNext });
+    entries.push({ source: "loop", writes: null, values: input.started, next: firstNext });
   }
   input.steps.forEach((s, i) => entries.push({ source: "loop", writes: s.writes, values: s.values, next: input.steps[i + 1]?.nodes ?? input.final.next }));
   if (!entries.some((e) => e.source === "loop")) entries.push({ source: "loop", writes: null, values: input.priorValues, next: input.final.next });
-  const base = runMetadata(input.run);
+  const base = checkpointRunMetadata(input.run);
   const now = ctx.clock.now();
   const saved: CheckpointRecord[] = [];
   let parentId = parent?.checkpoint_id ?? null;
@@ -125,35 +127,6 @@ export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput)
   return saved;
 }
 
-/**
- * The state once `__start__` has applied the input: its keys set over the state before; `messages`
- * through LangGraph's add_messages reducer (each message made a message object with an id, and the
- * list extended), any other list extended rather than replaced.
- */
-function withInput(prior: Record<string, unknown> | null, given: unknown, newId: () => string): Record<string, unknown> | null {
-  if (!isPlainObject(given)) return prior;
-  const state: Record<string, unknown> = { ...(prior ?? {}) };
-  for (const [key, value] of Object.entries(given)) {
-    const before = state[key];
-    const added = key === "messages" && Array.isArray(value) ? value.map((m) => asMessage(m, newId)) : value;
-    setOwn(state, key, Array.isArray(before) && Array.isArray(added) ? [...before, ...added] : added);
-  }
-  return state;
-}
-
-const MESSAGE_TYPES: Record<string, string> = { user: "human", human: "human", assistant: "ai", ai: "ai", system: "system", tool: "tool" };
-
-/** A message as add_messages stores it: `{role|type, content}` becomes a typed message with an id. */
-function asMessage(m: unknown, newId: () => string): unknown {
-  if (typeof m === "string") return { content: m, additional_kwargs: {}, response_metadata: {}, type: "human", id: newId() };
-  if (!isPlainObject(m)) return m;
-  const kind = typeof m.type === "string" ? m.type : typeof m.role === "string" ? m.role : undefined;
-  const type = kind === undefined ? undefined : MESSAGE_TYPES[kind];
-  if (type === undefined) return m;
-  const { role: _role, ...rest } = m;
-  return { additional_kwargs: {}, response_metadata: {}, ...rest, type, id: typeof m.id === "string" ? m.id : newId() };
-}
-
 /** What each node of a checkpoint's `next` returned: `__start__` the input, the others their writes in the step after. */
 function resultsOf(entry: { next: string[]; writes: unknown }, following: { writes: unknown } | undefined): Record<string, unknown> {
   const results: Record<string, unknown> = {};
@@ -173,7 +146,7 @@ function resultsOf(entry: { next: string[]; writes: unknown }, following: { writ
  * task (`EXCLUDED_METADATA_KEYS` of langgraph's `checkpoint/base`) are left out: a run forked from a
  * checkpoint does not write that checkpoint's id into its own.
  */
-function runMetadata(run: CheckpointRun): Record<string, unknown> {
+export function checkpointRunMetadata(run: CheckpointRun): Record<string, unknown> {
   const config = isPlainObject(run.kwargs.config) ? run.kwargs.config : {};
   const given = isPlainObject(config.metadata) ? config.metadata : isPlainObject(run.metadata) ? run.metadata : {};
   // The real server adds these to the run's config metadata itself (vendored stream.py).

@@ -1,10 +1,11 @@
 import type { FixtureSet } from "../store/fixtures.js";
+import { DEFAULT_CHANNELS, type Channels } from "./reducers.js";
 import type { GraphFixture, GraphFixtureEdge, GraphFixtureNode, GraphFixtureSubgraph } from "../schemas/types.gen.js";
 
 export const GRAPH_FIXTURE_REF = "fixtures/graph.json#/$defs/GraphFixture";
 
 /** A graph (or subgraph) as the fixtures describe it, or the generic one. */
-type Description = GraphFixtureSubgraph;
+type Description = GraphFixtureSubgraph & Pick<GraphFixture, "channels">;
 
 interface DrawnNode {
   id: string;
@@ -92,6 +93,11 @@ export class GraphCatalog {
   drawable(graphId: string, xray: boolean | number): { nodes: DrawnNode[]; edges: DrawnEdge[] } {
     const depth = xray === true ? Number.POSITIVE_INFINITY : xray === false ? 0 : xray;
     return draw(this.describe(graphId), depth, "");
+  }
+
+  /** The reducers of the graph's state channels (reducers.ts): the fixture's `channels`, else MessagesState's. */
+  channels(graphId: string): Channels {
+    return this.described.get(graphId)?.channels ?? DEFAULT_CHANNELS;
   }
 
   /** The GraphSchema of the graph. */

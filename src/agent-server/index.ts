@@ -66,7 +66,7 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
   const graphs = new GraphCatalog();
   // A graph is known when a scenario plays it or a `graphs` fixture describes it.
   const assistants = new Assistants(ctx, () => [...registry.graphs(), ...graphs.ids()]);
-  const runs = new RunService(ctx, registry, assistants, tracing);
+  const runs = new RunService(ctx, registry, assistants, tracing, graphs);
   return {
     loadScenarios: async (input) => registry.load(input),
     scenarios: registry,

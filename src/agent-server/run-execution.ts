@@ -1,8 +1,10 @@
 import { MAX_INSTANT, type MockClock } from "../core/clock.js";
-import { isPlainObject } from "../core/json.js";
+import { isPlainObject, setOwn } from "../core/json.js";
 import type { StreamFault } from "../http/faults.js";
 import type { Ending, ScenarioEvent } from "./scenario-types.js";
-import type { ScenarioStoreWrite } from "../schemas/types.gen.js";
+import type { ScenarioStep, ScenarioStoreWrite } from "../schemas/types.gen.js";
+import { applyWrites, normalizeWrite, ReducerError, type Channels } from "./reducers.js";
+import { messageEvents, messageIds, messageMetadata, newMessages, type DerivedEvent } from "./derived-events.js";
 
 /** One published event of a run; `id` is its position in the run's stream (0 = metadata). */
 export interface Frame {
@@ -60,8 +62,28 @@ export interface RunScript {
   afterMs: number;
   /** Runs ahead of this one on the thread (multitask `enqueue`). */
   waitFor: readonly Promise<unknown>[];
-  /** Thread values before the run: the state a run without `values` events leaves. */
+  /** Thread values before the run (a rolled-back run leaves them). */
   priorValues: Record<string, unknown> | null;
+  /** The turn's graph steps (the short form), played instead of `events`. */
+  steps?: readonly ScenarioStep[] | undefined;
+  /** The graph's channel reducers (reducers.ts): each step's writes are reduced into the state with them. */
+  channels: Channels;
+  /** A new message id (seeded uuid4), for messages a step writes without one. */
+  newId: () => string;
+  /** The state the run's steps start from: the prior state with the input (or a Command's update) applied. */
+  startValues: Record<string, unknown> | null;
+  /** An input the reducers refuse: the run fails with it before any step, as LangGraph's would. */
+  startError?: ReducerError | undefined;
+  /** The turn scripts `values` events: they, not the reducers, say what the state is. */
+  scriptsValues: boolean;
+  /** The run streams the state it starts from (values mode): it has input, or resumes. */
+  streamsStart: boolean;
+  /** The stream modes asked for that the turn does not script: derived from its steps. */
+  derived: ReadonlySet<string>;
+  /** The step number of the run's first node (LangGraph's superstep, counted on from the thread's). */
+  firstStep: number;
+  /** The run's metadata as its nodes see it (what `messages` tuples carry besides the task keys). */
+  runMetadata: Record<string, unknown>;
   /** An interrupt id when the scenario gives none. */
   interruptId: string;
 }
@@ -73,6 +95,16 @@ export interface RunStep {
   values: Record<string, unknown> | null;
   /** A `values` event has given the state after this step. */
   settled: boolean;
+}
+
+/** A root `updates` event, or an event named a step: the nodes it says ran and what each wrote. */
+function nodeWritesOf(event: ScenarioEvent): [string, unknown][] | undefined {
+  if (event.step === false) return undefined;
+  if (typeof event.step === "string") return [[event.step, event.data]];
+  if (event.event !== "updates" || !isPlainObject(event.data)) return undefined;
+  const data = event.data;
+  const nodes = Object.keys(data).filter((k) => !k.startsWith("__"));
+  return nodes.length ? nodes.map((n) => [n, data[n]]) : undefined;
 }
 
 /** Side effects of a run on the store, done by the run service. */
@@ -119,11 +151,14 @@ export class Execution {
   private lastBeat = 0;
   private values: Record<string, unknown> | null;
   /**
-   * The graph steps played so far, one per node update (an `updates` event of the root graph, streamed
-   * or not), with the state after it (the next `values` event, else the state before): each is a
-   * checkpoint when the run finishes.
+   * The graph steps played so far: each step of the short form, each node update (an `updates` event
+   * of the root graph, streamed or not), with the state after it (its writes reduced into the state
+   * before, unless a `values` event that follows says otherwise): each is a checkpoint when the run
+   * finishes.
    */
   readonly steps: RunStep[] = [];
+  /** Message ids the stream has shown or the nodes had as input: not streamed again (`messages` modes). */
+  private readonly seenMessages = new Set<string>();
 
   constructor(
     readonly script: RunScript,
@@ -180,14 +215,24 @@ export class Execution {
       this.hooks.running();
       this.lastBeat = this.clock.now();
       this.publish("metadata", { run_id: this.script.run_id, attempt: 1 }, null);
-      const { events } = this.script;
-      for (let i = 0; i < events.length; i++) {
-        const event = events[i] as ScenarioEvent;
-        if (event.delay_ms) await this.wait(event.delay_ms);
-        this.throwIfCancelled();
-        this.record(event);
-        const mode = eventMode(event.event);
-        if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode);
+      if (this.script.startError) throw this.script.startError;
+      this.values = this.script.startValues;
+      // LangGraph streams the state once `__start__` has applied the input (or, resuming, the state it resumes).
+      if (this.script.streamsStart && this.values) this.derive({ event: "values", data: this.values, mode: "values" });
+      const { events, steps } = this.script;
+      if (steps) {
+        for (const step of steps) {
+          if (step.delay_ms) await this.wait(step.delay_ms);
+          this.throwIfCancelled();
+          this.afterStep(this.playStep([[step.node, step.update]], undefined));
+        }
+      } else {
+        for (let i = 0; i < events.length; i++) {
+          const event = events[i] as ScenarioEvent;
+          if (event.delay_ms) await this.wait(event.delay_ms);
+          this.throwIfCancelled();
+          this.playEvent(event);
+        }
       }
       outcome = this.end(this.script.ending);
     } catch (err) {
@@ -208,31 +253,77 @@ export class Execution {
     this.resolveDone(outcome);
   }
 
-  /** Follows the state through the turn's events: a root `updates` event is a step, a `values` event the state after it. */
-  private record(event: ScenarioEvent): void {
-    const named = typeof event.step === "string" ? event.step : undefined;
+  /**
+   * One scripted event: sent as written (when its mode was asked for), and followed through the
+   * state: an event that is a step (nodes and their writes) is reduced into it, with the modes the
+   * turn does not script derived around it; a root `values` event is the state from then on.
+   */
+  private playEvent(event: ScenarioEvent): void {
+    const writes = nodeWritesOf(event);
+    const step = writes ? this.playStep(writes, event) : undefined;
+    if (!step) this.publishScripted(event);
     if (event.event === "values" && isPlainObject(event.data)) {
       this.values = event.data;
-      if (named !== undefined) {
-        this.steps.push({ nodes: [named], writes: { [named]: event.data }, values: event.data, settled: true });
-        return;
-      }
       const last = this.steps.at(-1);
       if (last && !last.settled) {
         last.values = event.data;
         last.settled = true;
       }
-      return;
     }
-    if (event.step === false) return;
-    if (named !== undefined) {
-      this.steps.push({ nodes: [named], writes: { [named]: event.data }, values: this.values, settled: false });
-      return;
+    if (step) this.afterStep(step);
+  }
+
+  /**
+   * One graph step: the nodes' writes (their messages made messages with ids) reduced into the state,
+   * the messages they add streamed, then the scripted event if the step is one; the caller sends what
+   * follows the step (afterStep). A scripted event's writes are kept as written in the checkpoint. A
+   * write the reducers refuse fails the run as in LangGraph, unless the turn scripts `values` (a
+   * recording: its `values` events say what the state is).
+   */
+  private playStep(nodes: [string, unknown][], event: ScenarioEvent | undefined): { nodes: [string, unknown][]; number: number } {
+    const { channels, newId, derived } = this.script;
+    const number = this.script.firstStep + this.steps.length;
+    const written = nodes.map(([node, write]): [string, unknown] => [node, normalizeWrite(write, channels, newId)]);
+    let after = this.values;
+    try {
+      after = applyWrites(this.values, written.map(([, w]) => w), channels, newId);
+    } catch (err) {
+      if (!(err instanceof ReducerError) || !event || !this.script.scriptsValues) throw err;
     }
-    if (event.event !== "updates" || !isPlainObject(event.data)) return;
-    const nodes = Object.keys(event.data).filter((k) => !k.startsWith("__"));
-    if (!nodes.length) return;
-    this.steps.push({ nodes, writes: event.data, values: this.values, settled: false });
+    if (derived.has("messages-tuple") || derived.has("messages")) {
+      for (const id of messageIds(this.values, channels)) this.seenMessages.add(id);
+      for (const [node, write] of written) {
+        const metadata = messageMetadata(this.script.runMetadata, this.script.run_id, number, node);
+        for (const m of newMessages(write, channels, this.seenMessages)) for (const e of messageEvents(m, metadata, derived)) this.derive(e);
+      }
+    }
+    this.values = after;
+    const writes: Record<string, unknown> = {};
+    for (const [node, write] of written) setOwn(writes, node, write);
+    this.steps.push({ nodes: written.map(([n]) => n), writes: event?.event === "updates" ? (event.data as Record<string, unknown>) : writes, values: after, settled: false });
+    if (event) this.publishScripted(event);
+    return { nodes: written, number };
+  }
+
+  /** The derived `updates` (one per node, as LangGraph sends a task's writes) and `values` after a step. */
+  private afterStep(step: { nodes: [string, unknown][]; number: number }): void {
+    for (const [node, write] of step.nodes) {
+      const data: Record<string, unknown> = {};
+      setOwn(data, node, write);
+      this.derive({ event: "updates", data, mode: "updates" });
+    }
+    if (this.values) this.derive({ event: "values", data: this.values, mode: "values" });
+  }
+
+  /** A scripted event, sent when its mode was asked for (and, with a namespace, subgraphs were). */
+  private publishScripted(event: ScenarioEvent): void {
+    const mode = eventMode(event.event);
+    if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode);
+  }
+
+  /** A derived event, sent when the run asked for its mode and the turn does not script it. */
+  private derive(e: DerivedEvent): void {
+    if (this.script.derived.has(e.mode)) this.publish(e.event, e.data, e.mode);
   }
 
   private end(ending: RunScript["ending"]): Outcome {

@@ -7,14 +7,15 @@ import { UNTRACED, type Tracing } from "../ports.js";
 import { Assistants, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
-import { findCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
-import { Execution, type Outcome } from "./run-execution.js";
+import { checkpointRunMetadata, findCheckpoint, latestCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
+import { applyWrites, DEFAULT_CHANNELS, emptyState, ReducerError, type Channels } from "./reducers.js";
+import { eventMode, Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
 import type { StreamFault } from "../http/faults.js";
 import { renderTemplates, TemplateError } from "./templates.js";
 import { newThread, threadsIn, type ThreadRecord } from "./threads.js";
-import type { MultitaskStrategy, RunCreate, RunStatus, ScenarioStoreWrite } from "../schemas/types.gen.js";
+import type { MultitaskStrategy, RunCreate, RunStatus, ScenarioStep, ScenarioStoreWrite } from "../schemas/types.gen.js";
 import { ItemStore } from "./store-items.js";
 import { declareCollection } from "../store/store.js";
 
@@ -84,6 +85,8 @@ interface RunScript {
   scenario: LoadedScenario;
   turnIndex: number;
   events: ScenarioEvent[];
+  /** The turn's graph steps (short form), instead of events. */
+  steps: ScenarioStep[] | undefined;
   ending: Exclude<Ending, { http: unknown }>;
   /** The turn's `faults`, for the stream of its run. */
   fault: StreamFault | undefined;
@@ -133,6 +136,16 @@ export function finalValues(outcome: Outcome): Record<string, unknown> {
   return outcome.values ?? {};
 }
 
+/** Where a run's state starts: the state before it, with its input applied, and its first step's number. */
+interface RunStart {
+  prior: Record<string, unknown> | null;
+  values: Record<string, unknown> | null;
+  error: ReducerError | undefined;
+  channels: Channels;
+  hasInput: boolean;
+  firstStep: number;
+}
+
 /**
  * Creates runs from requests (assistant, thread, scenario, multitask strategy) and keeps their
  * executions; applies each run's outcome to the run and its thread.
@@ -155,6 +168,8 @@ export class RunService {
     assistants?: Assistants,
     /** The tracing service's port: feedback URLs, and each finished run's trace. */
     private readonly tracing: Tracing = UNTRACED,
+    /** The graphs' channel reducers (the `graphs` fixtures); MessagesState's for every graph without. */
+    private readonly graphs: { channels(graphId: string): Channels } = { channels: () => DEFAULT_CHANNELS },
   ) {
     this.assistants = assistants ?? new Assistants(ctx, () => scenarios.graphs());
     this.items = new ItemStore(ctx);
@@ -168,6 +183,11 @@ export class RunService {
     ctx.onClose(() => {
       for (const set of this.unfinished.values()) for (const x of set) x.cancel("interrupt");
     });
+  }
+
+  /** The channel reducers of a graph (its `graphs` fixture's, else MessagesState's). */
+  channels(graphId: string): Channels {
+    return this.graphs.channels(graphId);
   }
 
   execution(runId: string): Execution | undefined {
@@ -198,9 +218,10 @@ export class RunService {
     const ahead = this.applyMultitaskStrategy(target.thread, body.multitask_strategy);
     const now = this.ctx.clock.now();
     const runId = this.ctx.random.uuid7(now);
-    const script = this.renderScript(runId, now, scenario, turnIndex, target, body, scope);
+    const start = this.startState(target, body);
+    const script = this.renderScript(runId, now, scenario, turnIndex, target, body, scope, start.values);
     const run = this.createRecord(runId, now, script, target, body, scope);
-    const execution = this.startExecution(run, script, target.thread, ahead, body, scope);
+    const execution = this.startExecution(run, script, target.thread, ahead, body, scope, start);
     return { run, execution };
   }
 
@@ -267,10 +288,40 @@ export class RunService {
   }
 
   /**
+   * The state the run starts from, as LangGraph's `__start__` step leaves it: the thread's state (or the
+   * checkpoint it forks from) with the run's input, and a Command's `update`, reduced into it by the
+   * graph's channels; message ids are drawn from the seeded randomness. An input the reducers refuse
+   * is kept, and fails the run when it plays.
+   */
+  private startState(target: RunTarget, body: RunCreateBody): RunStart {
+    const { thread, assistant } = target;
+    const channels = this.graphs.channels(assistant.graph_id);
+    const parent = forkedFrom(this.ctx, thread, body) ?? latestCheckpoint(this.ctx, thread.thread_id);
+    const prior = forkedFrom(this.ctx, thread, body)?.values ?? thread.values ?? emptyState(channels);
+    const hasInput = body.command === undefined || body.command === null;
+    const parentStep = parent?.metadata.step;
+    const first = typeof parentStep === "number" ? parentStep + 1 : hasInput ? -1 : 0;
+    const newId = () => this.ctx.random.uuid4();
+    let values = prior;
+    let error: ReducerError | undefined;
+    try {
+      if (hasInput && isPlainObject(body.input)) values = applyWrites(prior, [body.input], channels, newId);
+      const update = body.command?.update;
+      if (isPlainObject(update)) values = applyWrites(values, [update], channels, newId);
+      else if (Array.isArray(update)) values = applyWrites(values, update.map(pairWrite), channels, newId);
+    } catch (err) {
+      if (!(err instanceof ReducerError)) throw err;
+      error = err;
+    }
+    // With input, the input checkpoint and the `__start__` step come before the first node's.
+    return { prior, values, error, channels, hasInput, firstStep: first + (hasInput ? 2 : 0) };
+  }
+
+  /**
    * The turn's events and ending with their templates filled for this run (faker seeded by the run id).
    * Before the record is stored, because a template that fails refuses the run.
    */
-  private renderScript(runId: string, now: number, scenario: LoadedScenario, turnIndex: number, target: RunTarget, body: RunCreateBody, scope: RunScope): RunScript {
+  private renderScript(runId: string, now: number, scenario: LoadedScenario, turnIndex: number, target: RunTarget, body: RunCreateBody, scope: RunScope, state: Record<string, unknown> | null): RunScript {
     const turn = scenario.turns[turnIndex] ?? {};
     this.ctx.random.seedFakerFor(`run/${runId}`);
     const values = {
@@ -283,13 +334,16 @@ export class RunService {
       turn: turnIndex + 1,
       now,
       request: body as Record<string, unknown>,
+      state,
       random: this.ctx.random,
     };
     let events: ScenarioEvent[];
+    let steps: ScenarioStep[] | undefined;
     let ending: Ending;
     let store: ScenarioStoreWrite[];
     try {
       events = renderTemplates(turn.events ?? NONE, values) as ScenarioEvent[];
+      steps = turn.steps ? (renderTemplates(turn.steps, values) as ScenarioStep[]) : undefined;
       ending = renderTemplates(turn.end ?? "success", values) as Ending;
       store = renderTemplates(turn.store ?? NONE, values) as ScenarioStoreWrite[];
     } catch (err) {
@@ -300,7 +354,7 @@ export class RunService {
     // Only a rendered name can (the scenario schema refuses line breaks in a name as written).
     const broken = events === turn.events ? -1 : events.findIndex((e) => LINE_BREAK.test(e.event));
     if (broken >= 0) throw agentErrors.templateFailed(scenario.name, `event name at /${broken}/event is ${JSON.stringify(events[broken]!.event)} in this run; an SSE event name is one line`);
-    return { scenario, turnIndex, events, ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults), store };
+    return { scenario, turnIndex, events, steps, ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults), store };
   }
 
   /**
@@ -354,11 +408,13 @@ export class RunService {
    * Starts playing the script (after the runs ahead of it); its outcome is applied to the run and
    * thread. Last, so that the execution only ever sees a stored run.
    */
-  private startExecution(run: RunRecord, script: RunScript, thread: ThreadRecord, ahead: Execution[], body: RunCreateBody, scope: RunScope): Execution {
+  private startExecution(run: RunRecord, script: RunScript, thread: ThreadRecord, ahead: Execution[], body: RunCreateBody, scope: RunScope, start: RunStart): Execution {
     const ctx = this.ctx;
     const runId = run.run_id;
     // Every run publishes its own modes (`["values"]` by default); a join cannot ask for more.
     const modes = modesOf(body.stream_mode);
+    // The modes the turn scripts (root events) are sent as scripted; the others are derived from its steps.
+    const scripted = new Set(script.events.filter((e) => !e.event.includes("|")).map((e) => eventMode(e.event)));
     const generation = this.generation;
     const feedbackKeys = body.feedback_keys?.length ? [...new Set(body.feedback_keys)] : NO_FEEDBACK_KEYS;
     // Read now, from the request the run came in on, and only when the run will issue tokens.
@@ -376,7 +432,17 @@ export class RunService {
         store: script.store,
         afterMs: (body.after_seconds ?? 0) * 1000,
         waitFor: ahead.length ? ahead.map((x) => x.done) : NONE,
-        priorValues: forkedFrom(ctx, thread, body)?.values ?? thread.values,
+        priorValues: start.prior,
+        steps: script.steps,
+        channels: start.channels,
+        newId: () => ctx.random.uuid4(),
+        startValues: start.values,
+        startError: start.error,
+        scriptsValues: scripted.has("values"),
+        streamsStart: start.hasInput ? isPlainObject(body.input) : true,
+        derived: new Set([...modes].filter((m) => !scripted.has(m))),
+        firstStep: start.firstStep,
+        runMetadata: checkpointRunMetadata(run),
         interruptId: ctx.random.hex(32),
       },
       ctx.clock,
@@ -506,6 +572,7 @@ export class RunService {
         run,
         input: run.kwargs.command === null ? run.kwargs.input : undefined,
         priorValues: execution.script.priorValues,
+        started: execution.script.startValues,
         steps: execution.steps,
         final: { values: outcome.values, next: interrupt ? [interrupt.node] : [], interrupts },
         parent: forkedFrom(ctx, thread, run.kwargs),
@@ -551,6 +618,13 @@ function requestedCheckpoint(body: { checkpoint_id?: unknown; checkpoint?: unkno
   if (typeof body.checkpoint_id === "string") return body.checkpoint_id;
   const id = isPlainObject(body.checkpoint) ? getOwn(body.checkpoint, "checkpoint_id") : undefined;
   return typeof id === "string" ? id : undefined;
+}
+
+/** One `(channel, value)` pair of a Command's update given as a list, as the write it is (anything else writes nothing). */
+function pairWrite(pair: unknown): Record<string, unknown> {
+  const write: Record<string, unknown> = {};
+  if (Array.isArray(pair) && typeof pair[0] === "string") setOwn(write, pair[0], pair[1]);
+  return write;
 }
 
 /** A turn's store writes, in order. */

@@ -38,8 +38,8 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
         if (names.has(name)) at(["name"], `duplicate scenario name "${name}" (also at ${names.get(name)})`);
         names.set(name, `${doc.file}#${toPointer([...path, "name"])}`);
       }
-      if (value.turns !== undefined && (value.events !== undefined || value.end !== undefined || value.faults !== undefined || value.store !== undefined)) {
-        at(["turns"], "give either turns or the single-turn shorthand (events, end, faults, store), not both");
+      if (value.turns !== undefined && (value.events !== undefined || value.steps !== undefined || value.end !== undefined || value.faults !== undefined || value.store !== undefined)) {
+        at(["turns"], "give either turns or the single-turn shorthand (events, steps, end, faults, store), not both");
       }
       const match = (isPlainObject(value.match) ? value.match : {}) as ScenarioMatch;
       for (const key of ["input", "metadata"] as const) {
@@ -47,9 +47,12 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
       }
       // Templates are looked for wherever events and endings are, whatever else is wrong with them.
       const turnList = Array.isArray(value.turns) ? value.turns.map((turn, t) => ({ turn: turn as unknown, base: ["turns", t] as (string | number)[] })) : [];
-      if (value.turns === undefined) turnList.push({ turn: { events: value.events, end: value.end, faults: value.faults, store: value.store }, base: [] });
+      if (value.turns === undefined) turnList.push({ turn: { events: value.events, steps: value.steps, end: value.end, faults: value.faults, store: value.store }, base: [] });
       for (const { turn, base } of turnList) {
         if (!isPlainObject(turn)) continue;
+        // A turn is told one way: scripted events, or graph steps every mode is derived from.
+        if (turn.events !== undefined && turn.steps !== undefined) at([...base, "steps"], "give either events or steps in a turn, not both");
+        for (const p of templateProblems(turn.steps, [...path, ...base, "steps"])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
         if (Array.isArray(turn.events)) {
           turn.events.forEach((event, e) => {
             for (const p of templateProblems(event, [...path, ...base, "events", e])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
@@ -62,6 +65,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
       const turns: Turn[] = (value.turns as Turn[] | undefined) ?? [
         {
           events: value.events as Turn["events"],
+          ...(value.steps === undefined ? {} : { steps: value.steps as Turn["steps"] }),
           end: value.end as Ending | undefined,
           ...(value.faults === undefined ? {} : { faults: value.faults as Turn["faults"] }),
           ...(value.store === undefined ? {} : { store: value.store as Turn["store"] }),
@@ -118,6 +122,7 @@ function scenarioReason(e: ErrorObject): string {
   if (e.keyword === "pattern" && e.instancePath.endsWith("/event")) {
     return `not a stream event name; use values, updates, messages, messages/partial, messages/complete, messages/metadata, custom, events, debug, tasks, checkpoints or tools, optionally followed by |<namespace> parts; got ${JSON.stringify(e.data)}`;
   }
+  if (e.keyword === "not" && /\/steps\/\d+\/node$/.test(e.instancePath)) return `"__start__", "__end__" and "__interrupt__" are LangGraph's own names, not a node of the graph; got ${JSON.stringify(e.data)}`;
   if (e.keyword === "pattern" && e.instancePath.endsWith("/name")) return `names use letters, digits, ".", "_" and "-" (at most 128); got ${JSON.stringify(e.data)}`;
   return reasonOf(e);
 }

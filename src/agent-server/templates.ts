@@ -12,7 +12,8 @@ import { callFaker, fakerCallProblem } from "./faker-calls.js";
 const TEMPLATE = /\{\{\s*(.*?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*(.*?)\s*\}\}$/;
 const SCALARS = new Set(["run_id", "thread_id", "assistant_id", "graph_id", "scenario", "turn", "now", "uuid"]);
-const REQUEST_ROOTS = new Set(["input", "metadata", "config", "context", "command"]);
+const REQUEST_ROOTS = new Set(["input", "metadata", "config", "context", "command", "state"]);
+const INDEX = /^-?\d+$/;
 const FAKER = /^faker\.([a-z][A-Za-z]*)\.([a-z][A-Za-z]*)$/;
 const NAMED_ID = /^id\.[A-Za-z0-9_-]+$/;
 
@@ -27,6 +28,8 @@ export interface TemplateScope {
   turn: number;
   now: number;
   request: Record<string, unknown>;
+  /** The thread's state once the run's input is applied (what its first node sees). */
+  state: Record<string, unknown> | null;
   random: Random;
 }
 
@@ -137,12 +140,15 @@ function evaluate(expr: string, scope: TemplateScope, path: (string | number)[])
     }
   }
   const [root, ...keys] = expr.split(".");
-  let node: unknown = getOwn(scope.request, root as string);
+  const top = root === "state" ? (scope.state ?? {}) : getOwn(scope.request, root as string);
+  let node: unknown = top;
   for (const key of keys) {
-    node = Array.isArray(node) && /^\d+$/.test(key) ? node[Number(key)] : getOwn(node, key);
+    // A list item by index; a negative one counts from the end (`-1` is the last).
+    node = Array.isArray(node) && INDEX.test(key) ? node.at(Number(key)) : getOwn(node, key);
     if (node === undefined) break;
   }
-  return node === undefined ? fail(`has no value in this run's request (${root} is ${JSON.stringify(getOwn(scope.request, root as string)) ?? "absent"})`) : node;
+  if (node !== undefined) return node;
+  return fail(root === "state" ? `has no value in the thread's state (${JSON.stringify(top)})` : `has no value in this run's request (${root} is ${JSON.stringify(top) ?? "absent"})`);
 }
 
 function expressionProblem(expr: string): string | undefined {
@@ -151,7 +157,7 @@ function expressionProblem(expr: string): string | undefined {
   if (fakerCall) return fakerCallProblem(fakerCall[1] as string, fakerCall[2] as string);
   const [root, ...keys] = expr.split(".");
   if (REQUEST_ROOTS.has(root as string) && keys.every((k) => k !== "" && !/\s/.test(k))) return undefined;
-  return `unknown expression${expressionHint(root as string, keys)}; use one of ${[...SCALARS].join(", ")}, id.<name>, input.<path>, metadata.<path>, config.<path>, context.<path>, command.<path>, faker.<module>.<method>`;
+  return `unknown expression${expressionHint(root as string, keys)}; use one of ${[...SCALARS].join(", ")}, id.<name>, input.<path>, metadata.<path>, config.<path>, context.<path>, command.<path>, state.<path>, faker.<module>.<method>`;
 }
 
 /** ` (did you mean {{…}}?)` for a misspelt scalar or request root, or "". */

@@ -3,6 +3,7 @@ import { getOwn, isPlainObject, omit, setOwn } from "../core/json.js";
 import { checkpointsIn, checkpointsOf, deleteCheckpoints, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { runsIn, type RunService } from "./runs.js";
+import { applyWrites, ReducerError, type Channels } from "./reducers.js";
 import { contains } from "./search-filters.js";
 import { publishThreadEvent } from "./thread-stream.js";
 import { threadsIn, newThread, type ThreadRecord, type ThreadStatus } from "./threads.js";
@@ -107,27 +108,18 @@ function writes(node: string, values: unknown): Record<string, unknown> {
   return out;
 }
 
-/** A message list's update as LangGraph's `add_messages` applies it: a message with a known id replaces it, others are appended. */
-function addMessages(current: unknown, update: unknown): unknown {
-  if (!Array.isArray(current) || !Array.isArray(update)) return update;
-  const out = [...current];
-  for (const message of update) {
-    const id = getOwn(message, "id");
-    const at = id === undefined ? -1 : out.findIndex((m) => getOwn(m, "id") === id);
-    if (at >= 0) out[at] = message;
-    else out.push(message);
+/**
+ * An update applied to state values as LangGraph's `update_state` applies a node's writes: through
+ * the graph's channel reducers (reducers.ts); a list is several writes of the one step. A write the
+ * reducers refuse is a 422 naming LangGraph's error, not a 500.
+ */
+function applyUpdate(ctx: MockContext, values: Record<string, unknown>, update: unknown, channels: Channels): Record<string, unknown> {
+  try {
+    return applyWrites(values, Array.isArray(update) ? update : [update], channels, () => ctx.random.uuid4());
+  } catch (err) {
+    if (err instanceof ReducerError) throw agentErrors.invalidBody(`${err.error}: ${err.message}`);
+    throw err;
   }
-  return out;
-}
-
-/** Applies an update to state values: `messages` through add_messages, every other key replaced. */
-function applyUpdate(values: Record<string, unknown>, update: unknown): Record<string, unknown> {
-  const out = omit(values, []);
-  for (const part of Array.isArray(update) ? update : [update]) {
-    if (!isPlainObject(part)) continue;
-    for (const key of Object.keys(part)) setOwn(out, key, key === "messages" ? addMessages(getOwn(out, key), part[key]) : part[key]);
-  }
-  return out;
 }
 
 /**
@@ -145,7 +137,7 @@ export function updateThreadState(ctx: MockContext, runs: RunService, thread: Th
   const history = checkpointsOf(ctx, threadId);
   const base = forkAt === undefined ? history[0] : history.find((c) => c.checkpoint_id === forkAt);
   if (forkAt !== undefined && !base) throw agentErrors.notFound();
-  return saveUpdate(ctx, thread, graphId, base, [{ values: update.values, as_node: update.as_node }]);
+  return saveUpdate(ctx, thread, graphId, base, [{ values: update.values, as_node: update.as_node }], runs.channels(graphId));
 }
 
 /** One update of a superstep (`threads.create(supersteps)`): values written as a node. */
@@ -159,25 +151,25 @@ export interface SuperstepUpdate {
  * one before, its updates applied in order as `POST /threads/{id}/state` applies one (LangGraph's
  * `bulk_update_state`). The thread needs a graph (`graph_id` in its metadata), as a state update does.
  */
-export function applySupersteps(ctx: MockContext, threadId: string, supersteps: readonly { updates: readonly SuperstepUpdate[] }[]): void {
+export function applySupersteps(ctx: MockContext, runs: RunService, threadId: string, supersteps: readonly { updates: readonly SuperstepUpdate[] }[]): void {
   for (const superstep of supersteps) {
     if (!superstep.updates.length) continue;
     const thread = threadsIn(ctx).get(threadId);
     if (!thread) return;
     const graphId = getOwn(thread.metadata, "graph_id");
     if (typeof graphId !== "string") throw agentErrors.noGraphForThread(threadId);
-    saveUpdate(ctx, thread, graphId, checkpointsOf(ctx, threadId)[0], superstep.updates);
+    saveUpdate(ctx, thread, graphId, checkpointsOf(ctx, threadId)[0], superstep.updates, runs.channels(graphId));
   }
 }
 
 /** Writes one `update` checkpoint after `base` holding these updates, and makes it the thread's state. */
-function saveUpdate(ctx: MockContext, thread: ThreadRecord, graphId: string, base: CheckpointRecord | undefined, updates: readonly { values?: unknown; as_node?: string | undefined }[]) {
+function saveUpdate(ctx: MockContext, thread: ThreadRecord, graphId: string, base: CheckpointRecord | undefined, updates: readonly { values?: unknown; as_node?: string | undefined }[], channels: Channels) {
   const threadId = thread.thread_id;
   const written: Record<string, unknown> = {};
   let values = base?.values ?? {};
   for (const update of updates) {
     setOwn(written, writerOf(base, update.as_node), update.values ?? null);
-    values = applyUpdate(values, update.values);
+    values = applyUpdate(ctx, values, update.values, channels);
   }
   const now = ctx.clock.now();
   const metadata: Record<string, unknown> = {};

@@ -77,7 +77,7 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
         // Refused before the thread is stored: a thread without a graph cannot take supersteps.
         if (body.supersteps?.some((s) => s.updates.length) && typeof getOwn(metadata, "graph_id") !== "string") throw agentErrors.noGraphForThread(id);
         threads.set(id, thread);
-        if (body.supersteps) applySupersteps(ctx, id, body.supersteps);
+        if (body.supersteps) applySupersteps(ctx, runs, id, body.supersteps);
         return threadResponse(threads.get(id) ?? thread);
       },
     }),

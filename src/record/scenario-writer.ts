@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
+import { defaultAssistantId } from "../agent-server/assistants.js";
 import { basename, join } from "node:path";
 import { stringify } from "yaml";
 import { isPlainObject, omit } from "../core/json.js";
@@ -66,7 +67,8 @@ export class ScenarioWriter {
     const existing = run.threadId === null ? undefined : this.threads.get(run.threadId);
     const recording = existing ?? this.start(run);
     const assistant = typeof run.request.assistant_id === "string" ? run.request.assistant_id : "";
-    const ids: RunIds = { runId: run.runId, threadId: run.threadId, assistantId: UUID.test(assistant) ? assistant : null };
+    // A run named by its graph plays on the graph's default assistant, whose id both servers derive from the graph's name.
+    const ids: RunIds = { runId: run.runId, threadId: run.threadId, assistantId: UUID.test(assistant) ? assistant : assistant ? defaultAssistantId(assistant) : null };
     recording.turns.push(this.turn(run, recording.ids, ids));
     const write = this.write(recording);
     this.writes = this.writes.then(() => write, () => write);

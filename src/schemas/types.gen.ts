@@ -292,6 +292,10 @@ export type RevisionStatus =
  */
 export type FailStep = "CREATING" | "QUEUED" | "AWAITING_BUILD" | "BUILDING" | "AWAITING_DEPLOY" | "DEPLOYING";
 /**
+ * How a channel takes a node's write: `add_messages`, `append` or `last_value`.
+ */
+export type GraphChannelReducer = "add_messages" | "append" | "last_value";
+/**
  * APIFeedbackSource | AppFeedbackSource | ModelFeedbackSource | AutoEvalFeedbackSource (discriminated by `type`), or null.
  */
 export type FeedbackSourceCreate = {
@@ -1525,6 +1529,10 @@ export interface Scenario {
    * Shorthand for a single turn (with end).
    */
   events?: ScenarioEvent[];
+  /**
+   * Shorthand for a single turn given as graph steps (with end); not with events.
+   */
+  steps?: ScenarioStep[];
   end?: Ending;
   /**
    * Shorthand for a single turn's faults.
@@ -1555,6 +1563,10 @@ export interface ScenarioMatch {
 export interface Turn {
   description?: string;
   events?: ScenarioEvent[];
+  /**
+   * The turn as graph steps, instead of events: each node's update is reduced into the thread's state, and every stream mode the run asks for is derived from them (docs/scenarios.md "Steps").
+   */
+  steps?: ScenarioStep[];
   end?: Ending;
   faults?: TurnStreamFault;
   /**
@@ -1567,6 +1579,25 @@ export interface TurnAfterEvents {
    * Events on the wire before the fault, metadata included.
    */
   after_events: number;
+}
+/**
+ * One graph step: a node ran and returned this update (its state writes, reduced by the graph's channels).
+ */
+export interface ScenarioStep {
+  /**
+   * The node that ran.
+   */
+  node: string;
+  /**
+   * What the node returned: `{channel: value}` (null: nothing). Strings may hold {{templates}}.
+   */
+  update: {
+    [k: string]: unknown | undefined;
+  } | null;
+  /**
+   * Wait this long (mock time) before the step.
+   */
+  delay_ms?: number;
 }
 export interface ScenarioEvent {
   /**
@@ -3536,6 +3567,12 @@ export interface GraphFixture {
   };
   context_schema?: {
     [k: string]: unknown | undefined;
+  };
+  /**
+   * The state's channels that have a reducer, by name (docs/agent-server.md "State model"): `add_messages` (LangGraph's messages reducer), `append` (lists concatenated, operator.add) or `last_value`. Channels not named are last-value. Default (no `channels`): `{"messages": "add_messages"}`, LangGraph's MessagesState.
+   */
+  channels?: {
+    [k: string]: GraphChannelReducer | undefined;
   };
   /**
    * Subgraphs by namespace (the node that runs them): the same description, nested as deep as the graph is.

@@ -136,7 +136,9 @@ describe("POST /threads/{thread_id}/commands", () => {
     expect(run.kwargs).toMatchObject({ input: input("hi tiny"), command: null, stream_mode: ["values", "updates", "messages-tuple", "tools", "custom", "tasks"], subgraphs: true, resumable: true, config: { tags: ["t"] } });
     mock.control.clock.advance("1s");
     await settled(tid, body.result.run_id);
-    expect((await request(mock.url).get(`/threads/${tid}`).expect(200)).body).toMatchObject({ status: "idle", values: { messages: [human] } });
+    // The agent node's update is reduced into the state (add_messages appends its answer).
+    const values = (await request(mock.url).get(`/threads/${tid}`).expect(200)).body.values;
+    expect(values.messages.map((m: { id: string; type: string }) => [m.type, m.id])).toEqual([["human", "h1"], ["ai", "a1"]]);
   });
 
   it("answers a malformed envelope with 400 ProtocolError (id null unless the envelope has a valid one); a bad thread id with the agent server's 422", async () => {
@@ -224,7 +226,8 @@ describe("POST /threads/{thread_id}/commands", () => {
     const resume = runs.find((r) => r.kwargs.command !== null);
     expect(resume?.kwargs).toMatchObject({ input: null, command: { resume: { "int-1": "yes" } } });
     await settled(tid, resume!.run_id);
-    expect((await request(mock.url).get(`/threads/${tid}`).expect(200)).body).toMatchObject({ status: "idle", values: { messages: [human] } });
+    // The review node's update is reduced into the state (a last-value channel).
+    expect((await request(mock.url).get(`/threads/${tid}`).expect(200)).body).toMatchObject({ status: "idle", values: { messages: [human], decision: "approved" } });
     expect(await command(tid, { id: 6, method: "input.respond", params: { interrupt_id: "int-1", response: "again" } })).toMatchObject({
       error: "invalid_argument",
       message: "input.respond can only be used while the run is interrupted.",
@@ -255,8 +258,9 @@ describe("POST /threads/{thread_id}/stream/events", () => {
     expect(stream.text()).toBe(
       frame(1, "lifecycle", { namespace: [], timestamp: t0, data: { event: "running", graph_name: "agent" } }) +
         frame(2, "values", { namespace: [], timestamp: t0, data: { messages: [{ type: "human", content: "hi tiny", id: "h1", example: false }] } }) +
-        frame(3, "updates", { namespace: [], timestamp: t0 + 1000, node: "agent", data: { messages: [{ type: "ai", content: "Hello", id: "a1", example: false }] } }) +
-        frame(4, "lifecycle", { namespace: [], timestamp: t0 + 1000, data: { event: "completed", graph_name: "agent" } }),
+        // Events 3–7 (not in these channels) are the message the agent node writes, derived as messages-tuple.
+        frame(8, "updates", { namespace: [], timestamp: t0 + 1000, node: "agent", data: { messages: [{ type: "ai", content: "Hello", id: "a1", example: false }] } }) +
+        frame(9, "lifecycle", { namespace: [], timestamp: t0 + 1000, data: { event: "completed", graph_name: "agent" } }),
     );
     await stream.close();
   });
@@ -380,8 +384,9 @@ describe("POST /threads/{thread_id}/stream/events", () => {
     await settled(tid, runId);
     await resumed.close();
     expect(resumed.events().map((e) => [e.id, e.event])).toEqual([
-      ["3", "updates"],
-      ["4", "lifecycle"],
+      // 3–7: the agent's message, derived as messages-tuple (another channel).
+      ["8", "updates"],
+      ["9", "lifecycle"],
     ]);
   });
 

@@ -238,7 +238,7 @@ describe("threads that play a scenario over several runs", () => {
   it("plays turns in order without matching again; the last turn repeats", async () => {
     const a = app([chat], true);
     const tid = await newThread(a);
-    const said = async (content: string) => (await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { messages: [{ content }] } })).body;
+    const said = async (content: string) => (await request(a).post(`/threads/${tid}/runs/wait`).send({ assistant_id: "agent", input: { messages: [{ role: "user", content }] } })).body;
     expect(await said("hi")).toEqual({ turn: 1 });
     expect(await said("anything")).toEqual({ turn: 2, last: true });
     expect(await said("hi again")).toEqual({ turn: 2, last: true });

@@ -72,7 +72,7 @@ describe("scenario files", () => {
       ["<scenario object 3>", "/match/input/d", "mixes operators ($contains) with plain keys"],
       ["<scenario object 4>", "/events/0/data/a", "template {{nope}}: unknown expression"],
       ["<scenario object 4>", "/events/0/data/b", expect.stringContaining("template {{faker.person.nothing}}: not a faker method")],
-      ["<scenario object 5>", "/turns", "give either turns or the single-turn shorthand (events, end, faults, store), not both"],
+      ["<scenario object 5>", "/turns", "give either turns or the single-turn shorthand (events, steps, end, faults, store), not both"],
     ]);
   });
 

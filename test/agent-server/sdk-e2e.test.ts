@@ -18,7 +18,9 @@ const SDKS: [string, "2.0" | "1.15", (url: string) => AnyClient][] = [
 
 type BundledEvent = { event: string; data: unknown };
 type BundledEnding = string | { http: { status: number } } | { interrupt: { value: unknown } } | { error: { error: string; message: string } };
-type Bundled = { name: string; events?: BundledEvent[]; end?: BundledEnding; turns?: { events?: BundledEvent[]; end?: BundledEnding }[] };
+type BundledStep = { node: string; update: unknown };
+type BundledTurn = { events?: BundledEvent[]; steps?: BundledStep[]; end?: BundledEnding };
+type Bundled = BundledTurn & { name: string; turns?: BundledTurn[] };
 const BUNDLED = readDocuments([BUNDLED_SCENARIOS], [], true).flatMap((d) => (Array.isArray(d.content) ? d.content : [d.content])) as Bundled[];
 
 /** A message (and metadata) that selects each bundled scenario. */
@@ -112,8 +114,19 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
     }
     const parts = await run();
     const runId = (parts[0]!.data as { run_id: string }).run_id;
-    const scripted = (scenario.events ?? scenario.turns?.[0]?.events ?? []).filter((e) => ["updates", "values"].includes(e.event));
-    const expected: { event: string; data: unknown }[] = [{ event: "metadata", data: { run_id: expect.any(String), attempt: 1 } }, ...scripted.map((e) => ({ event: e.event, data: templated(e.data) }))];
+    const turn: BundledTurn = scenario.turns?.[0] ?? scenario;
+    const scripted = (turn.events ?? []).filter((e) => ["updates", "values"].includes(e.event));
+    const expected: { event: string; data: unknown }[] = [{ event: "metadata", data: { run_id: expect.any(String), attempt: 1 } }];
+    // A mode the turn does not script is derived from its steps: `values` once the input is applied and
+    // after each step, `updates` per step of the short form (their content: test/agent-server/derived-modes.test.ts).
+    const scriptsValues = scripted.some((e) => e.event === "values");
+    const derivedValues = { event: "values", data: expect.objectContaining({ messages: expect.any(Array) }) };
+    if (!scriptsValues) expected.push(derivedValues);
+    for (const step of turn.steps ?? []) expected.push({ event: "updates", data: { [step.node]: expect.anything() } }, derivedValues);
+    for (const e of scripted) {
+      expected.push({ event: e.event, data: templated(e.data) });
+      if (e.event === "updates" && !scriptsValues) expected.push(derivedValues);
+    }
     if (typeof ending === "object" && "interrupt" in ending) {
       // In each of the requested modes updates and values, updates first.
       for (const event of ["updates", "values"]) expected.push({ event, data: { __interrupt__: [{ value: ending.interrupt.value, id: expect.any(String) }] } });
@@ -183,7 +196,8 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
     expect(replay[0]).toMatchObject({ event: "metadata", data: { run_id: run.run_id, attempt: 1 } });
 
     const waited = await client.runs.wait(thread.thread_id, "agent", { input: user("What's the weather?") });
-    expect((waited as { messages: unknown[] }).messages).toHaveLength(4);
+    // weather-answer's steps are reduced into the thread's state: the echo run's two messages stay.
+    expect((waited as { messages: { type: string }[] }).messages.map((m) => m.type)).toEqual(["human", "ai", "human", "ai", "tool", "ai"]);
     await expect(client.runs.wait(thread.thread_id, "agent", { input: user("stock price please") })).rejects.toThrow("ToolException: get_stock_price failed");
 
     const stateless = await collect(client.runs.stream(null, "agent", { input: user("hello"), streamMode: "values", feedbackKeys: ["k"] }));
@@ -323,11 +337,13 @@ describe("what a run carries into its run record, checkpoints and thread, with @
         { updates: [{ values: { messages: [hello] }, asNode: "agent" }, { values: { topic: "greeting" }, asNode: "tagger" }] },
       ],
     });
-    expect(thread.values).toEqual({ messages: [hi, hello], topic: "greeting" });
+    // The state holds the messages as add_messages stores them (every field of their type); `writes` as sent.
+    const stored = (m: { type: string; content: string; id: string }) => ({ content: m.content, additional_kwargs: {}, response_metadata: {}, type: m.type, name: null, id: m.id, ...(m.type === "ai" ? { tool_calls: [], invalid_tool_calls: [], usage_metadata: null } : {}) });
+    expect(thread.values).toEqual({ messages: [stored(hi), stored(hello)], topic: "greeting" });
     const history = await client.threads.getHistory(thread.thread_id);
     expect(history.map((s) => [s.metadata?.source, s.metadata?.step, s.metadata?.writes, s.values])).toEqual([
-      ["update", 0, { agent: { messages: [hello] }, tagger: { topic: "greeting" } }, { messages: [hi, hello], topic: "greeting" }],
-      ["update", -1, { __start__: { messages: [hi] } }, { messages: [hi] }],
+      ["update", 0, { agent: { messages: [hello] }, tagger: { topic: "greeting" } }, { messages: [stored(hi), stored(hello)], topic: "greeting" }],
+      ["update", -1, { __start__: { messages: [hi] } }, { messages: [stored(hi)] }],
     ]);
     expect(history[0]?.parent_checkpoint?.checkpoint_id).toBe(history[1]?.checkpoint.checkpoint_id);
     expect((await client.threads.getState(thread.thread_id)).checkpoint.checkpoint_id).toBe(history[0]?.checkpoint.checkpoint_id);

@@ -75,7 +75,11 @@ describe("the run stream on the wire", () => {
     const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input("hello"), stream_mode: ["messages-tuple", "custom", "updates"], stream_subgraphs: true }).expect(200);
     expect(sseEvents(res.body).map((e) => [e.event, e.id])).toEqual([["metadata", null], ["updates", null], ["messages", null], ["custom", null], ["updates|sub:1", null]]);
     const legacy = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: input("hello"), stream_mode: "messages" }).expect(200);
-    expect(sseEvents(legacy.body).map((e) => e.event)).toEqual(["metadata"]);
+    // The turn scripts no legacy `messages/*` events: they are derived from the message the agent node writes.
+    const legacyEvents = sseEvents(legacy.body);
+    expect(legacyEvents.map((e) => e.event)).toEqual(["metadata", "messages/metadata", "messages/complete"]);
+    expect((legacyEvents[1]!.data as Record<string, { metadata: unknown }>)["ai-1"]!.metadata).toMatchObject({ langgraph_node: "agent", langgraph_step: 4 }); // the thread's second run: steps count on from the first's (input 2, start 3)
+    expect(legacyEvents[2]!.data).toEqual([{ content: "Hi!", additional_kwargs: {}, response_metadata: {}, type: "ai", name: null, id: "ai-1", tool_calls: [], invalid_tool_calls: [], usage_metadata: null }]);
   });
 
   it("a stateless run (POST /runs/stream) has no id lines, no Location and Content-Location /runs/{id}", async () => {

@@ -149,7 +149,7 @@ describe("thread history", () => {
         interrupts: [],
       },
       {
-        values: {},
+        values: { messages: [] },
         next: ["__start__"],
         tasks: [startTask({ chat: true })],
         checkpoint: ref(tid, c1!),
@@ -177,9 +177,9 @@ describe("thread history", () => {
     expect(history.map((s: { metadata: { source: string; step: number; writes: unknown }; next: string[]; values: unknown }) => [s.metadata.source, s.metadata.step, s.metadata.writes, s.next, s.values])).toEqual([
       ["loop", 2, { reply: { answer: 42 } }, [], { q: "?", answer: 42 }],
       ["loop", 1, { plan: { q: "?" } }, ["reply"], { q: "?" }],
-      // Step 0 has the input applied (the mock does not know the graph's channels: every key goes in).
-      ["loop", 0, null, ["plan"], { steps: true }],
-      ["input", -1, { __start__: { steps: true } }, ["__start__"], {}],
+      // Step 0 has the input applied through the graph's channels (MessagesState: `steps` is last-value).
+      ["loop", 0, null, ["plan"], { messages: [], steps: true }],
+      ["input", -1, { __start__: { steps: true } }, ["__start__"], { messages: [] }],
     ]);
     expect(history[0].metadata.run_id).toBe(rid);
   });
@@ -190,10 +190,11 @@ describe("thread history", () => {
     await run(a, tid, { input: { explicit: true } });
     const history = (await request(a).get(`/threads/${tid}/history`).expect(200)).body;
     expect(history.map((s: { metadata: { source: string; step: number; writes: unknown }; next: string[]; values: unknown }) => [s.metadata.source, s.metadata.step, s.metadata.writes, s.next, s.values])).toEqual([
-      ["loop", 2, { notify: { sent: true } }, [], { draft: "d1" }],
+      // The custom event named a step writes its data: reduced into the state (last-value channel).
+      ["loop", 2, { notify: { sent: true } }, [], { draft: "d1", sent: true }],
       ["loop", 1, { writer: { draft: "d1" } }, ["notify"], { draft: "d1" }],
-      ["loop", 0, null, ["writer"], { explicit: true }],
-      ["input", -1, { __start__: { explicit: true } }, ["__start__"], {}],
+      ["loop", 0, null, ["writer"], { messages: [], explicit: true }],
+      ["input", -1, { __start__: { explicit: true } }, ["__start__"], { messages: [] }],
     ]);
   });
 
@@ -234,7 +235,7 @@ describe("thread history", () => {
     const r1 = await run(a, tid, { input: { approve: true } });
     const interrupted = (await request(a).post(`/threads/${tid}/history`).send({ limit: 10 }).expect(200)).body;
     expect(interrupted).toHaveLength(2);
-    expect(interrupted[1]).toMatchObject({ values: {}, next: ["__start__"], metadata: meta(tid, r1, -1, {}, "input", { __start__: { approve: true } }) });
+    expect(interrupted[1]).toMatchObject({ values: { messages: [] }, next: ["__start__"], metadata: meta(tid, r1, -1, {}, "input", { __start__: { approve: true } }) });
     const taskId = interrupted[0].tasks[0]?.id;
     expect(taskId).toMatch(UUID);
     const interrupt = { value: { question: "Send it?" }, id: "int-1" };
@@ -270,23 +271,29 @@ describe("thread history", () => {
     expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(resumed[0]);
   });
 
-  it("a failed run adds a state only when it streamed values", async () => {
+  it("a failed run keeps the states it reached: its input, the input applied, the values it streamed", async () => {
     const a = app();
     const tid = await newThread(a);
     await run(a, tid, { input: { hello: true } });
     const before = (await request(a).get(`/threads/${tid}/history`)).body;
-    await run(a, tid, { input: { fail: "early" } });
-    expect((await request(a).get(`/threads/${tid}/history`)).body).toEqual(before);
-    expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(before[0]);
+    // As LangGraph saves them before a node fails: the input state, then the state with the input applied.
+    const r2 = await run(a, tid, { input: { fail: "early" } });
+    const early = (await request(a).get(`/threads/${tid}/history`)).body;
+    expect(early).toHaveLength(before.length + 2);
+    expect(early[1]).toMatchObject({ values: before[0].values, metadata: meta(tid, r2, 1, {}, "input", { __start__: { fail: "early" } }), parent_checkpoint: before[0].checkpoint });
+    expect(early[0]).toMatchObject({ values: { ...before[0].values, fail: "early" }, metadata: meta(tid, r2, 2), parent_checkpoint: early[1].checkpoint });
+    expect(early.slice(2)).toEqual(before);
+    expect((await request(a).get(`/threads/${tid}/state`)).body).toEqual(early[0]);
     const r3 = await run(a, tid, { input: { fail: "late" } });
     const history = (await request(a).get(`/threads/${tid}/history`)).body;
-    expect(history).toHaveLength(4);
-    expect(history[1]).toMatchObject({ values: before[0].values, metadata: meta(tid, r3, 1, {}, "input", { __start__: { fail: "late" } }), parent_checkpoint: before[0].checkpoint });
-    expect(history[0]).toMatchObject({ values: { partial: true }, metadata: meta(tid, r3, 2), parent_checkpoint: history[1].checkpoint, created_at: "2026-01-15T09:00:03.000000+00:00" });
-    expect(history.slice(2)).toEqual(before);
+    expect(history).toHaveLength(early.length + 2);
+    expect(history[1]).toMatchObject({ values: early[0].values, metadata: meta(tid, r3, 3, {}, "input", { __start__: { fail: "late" } }), parent_checkpoint: early[0].checkpoint });
+    // The values it streamed are the state it failed in.
+    expect(history[0]).toMatchObject({ values: { partial: true }, metadata: meta(tid, r3, 4), parent_checkpoint: history[1].checkpoint, created_at: "2026-01-15T09:00:03.000000+00:00" });
+    expect(history.slice(2)).toEqual(early);
   });
 
-  it("a rolled-back run leaves no state, nor does a cancelled one that streamed no values", async () => {
+  it("a rolled-back run leaves no state; a cancelled one keeps the states it reached", async () => {
     const a = app({ clock: { autoAdvance: false } });
     const tid = await newThread(a);
     await run(a, tid, { input: { hello: true } });
@@ -301,10 +308,16 @@ describe("thread history", () => {
       [first.checkpoint.checkpoint_id, firstInput.checkpoint.checkpoint_id],
       [firstInput.checkpoint.checkpoint_id, null],
     ]);
+    // A cancelled run keeps what it reached before the cancel: its input state and the input applied.
     const cancelled = (await request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { slow: true } }).expect(200)).body.run_id;
     await request(a).post(`/threads/${tid}/runs/${cancelled}/cancel?wait=1`).expect(204);
-    expect((await request(a).get(`/threads/${tid}/history`)).body).toEqual(history);
-    expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", values: { messages: ["hi", "hello"] } });
+    const after = (await request(a).get(`/threads/${tid}/history`)).body;
+    expect(after.slice(2)).toEqual(history);
+    expect(after.slice(0, 2).map((s: State & { values: unknown; metadata: { source: string; run_id: string } }) => [s.metadata.source, s.metadata.run_id, s.values])).toEqual([
+      ["loop", cancelled, { messages: ["hi", "hello"], slow: true }],
+      ["input", cancelled, { messages: ["hi", "hello"] }],
+    ]);
+    expect((await request(a).get(`/threads/${tid}`)).body).toMatchObject({ status: "idle", values: { messages: ["hi", "hello"], slow: true } });
   });
 
   it("limit (1 by default in the body, 10 in the query), before, metadata and checkpoint filter the states", async () => {
@@ -487,7 +500,7 @@ describe.each(SDKS)("history and update with %s", (_name, makeClient) => {
       [{ draft: "report" }, ["human"], "loop", 2],
       [{ messages: ["hi", "hello"] }, ["__start__"], "input", 1],
       [{ messages: ["hi", "hello"] }, [], "loop", 0],
-      [{}, ["__start__"], "input", -1],
+      [{ messages: [] }, ["__start__"], "input", -1],
     ]);
     expect(history[0]!.parent_checkpoint).toEqual(history[1]!.checkpoint);
     expect(history[0]!.tasks[0]!.interrupts).toEqual([{ value: { question: "Send it?" }, id: "int-1" }]);

@@ -56,9 +56,8 @@ export const ALLOWANCES: Allowance[] = [
   // A node's task result is the update its scenario step wrote, message ids included (LangGraph's
   // reducer gives an id to a message a node returns without one).
   { note: 36, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.tasks\.\d+\.result\.messages\.\d+\.id$/ },
-  // The input checkpoint shows the state before the run; a new thread's channels have no defaults in
-  // the mock, which does not know a graph's channels (LangGraph shows `messages: []`).
-  { note: 36, steps: /^threads\.getHistory (default limit|of the copy)$/, paths: /^response\.body\.4\.values\.messages$/ },
+  // Messages as Python's langchain_core serialises them: every field, `name: null` included; JS leaves unset ones out.
+  { note: 43, steps: STATE_STEPS, paths: /^response\.body(\.\d+)?\.values\.messages\.\d+\.name$/, values: [undefined, null] },
   { note: 37, steps: THREAD_STEPS, paths: /^response\.body(\.\d+)?\.(state_updated_at|values|interrupts|config\.configurable)$/ },
   // Search and pagination
 
