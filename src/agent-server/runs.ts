@@ -515,7 +515,8 @@ export class RunService {
       scenario: run.scenario,
       deployment_id: run.deployment_id,
       input: run.kwargs.input ?? null,
-      outputs: outcome.values,
+      // LangChain's tracer sets no outputs on a chain that raised (an error or a cancellation).
+      outputs: error || outcome.kind === "cancelled" ? null : outcome.values,
       error: error ? `${error.error}: ${error.message}` : outcome.kind === "cancelled" ? "Cancelled" : null,
       start_time: run.created_at,
       end_time: this.ctx.clock.now(),

@@ -130,7 +130,12 @@ describe("agent-platform-mock (serve)", () => {
     const reader = stream.body!.getReader();
     let text = "";
     // Up to the first values event: the run is now in its 60 s wait.
-    while (!text.includes('"n":1')) text += new TextDecoder().decode((await reader.read()).value);
+    while (!text.includes('"n":1')) {
+      // A stream that ended without it fails here rather than spinning on empty reads.
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error(`the stream ended before "n":1: ${text}`);
+      text += new TextDecoder().decode(chunk.value);
+    }
     const runId = /"run_id":\s*"([0-9a-f-]{36})"/.exec(text)![1]!;
     const running = (await (await fetch(`${url}/threads/${thread_id}/runs/${runId}`)).json()) as { status: string };
     const clock = (await (await fetch(`${url}/_mock/clock`)).json()) as { now: string; auto_advance: boolean };

@@ -100,7 +100,7 @@ describe("GET /_mock/events", () => {
   it("follows a run: created, running, each event with its offset on the mock's clock, ended; then its feedback", async () => {
     feed = await Feed.open(mock.url);
     const thread = await json(await post(`${mock.url}/threads`, {}));
-    const stream = await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ content: "hello" }] }, feedback_keys: ["liked"] });
+    const stream = await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ role: "user", content: "hello" }] }, feedback_keys: ["liked"] });
     await stream.text();
     const created = await feed.next("run.created");
     const ended = await feed.next("run.ended");
@@ -128,7 +128,7 @@ describe("GET /_mock/events", () => {
   it("each feedback event names its run, so a follower counts a run's feedback as it arrives (the inspector's runs list)", async () => {
     feed = await Feed.open(mock.url);
     const thread = await json(await post(`${mock.url}/threads`, {}));
-    await (await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ content: "hello" }] }, feedback_keys: ["liked", "helpful"] })).text();
+    await (await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ role: "user", content: "hello" }] }, feedback_keys: ["liked", "helpful"] })).text();
     const ended = await feed.next("run.ended");
     const runId = ended.data.run_id;
     const countFor = () => feed.events.filter((e) => e.event === "feedback.recorded" && e.data.run_id === runId).length;
@@ -146,7 +146,7 @@ describe("GET /_mock/events", () => {
     feed = await Feed.open(mock.url);
     const waiting = mock.waitFor.run({ scenario: "hello", status: "success" });
     const thread = await json(await post(`${mock.url}/threads`, {}));
-    await (await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ content: "hello" }] } })).text();
+    await (await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ role: "user", content: "hello" }] } })).text();
     const [done] = await waiting;
     expect((await feed.next("run.ended")).data.run_id).toBe(done!.run_id);
     // A second feed follows alongside the first.
@@ -236,7 +236,7 @@ describe("the inspector's views", () => {
 
   it("GET /_mock/runs/{id}/events: the run's events with size and offset; 404 for an unknown run", async () => {
     const thread = (await request(app).post("/threads").set(key).send({}).expect(200)).body;
-    await request(app).post(`/threads/${thread.thread_id}/runs/wait`).set(key).send({ assistant_id: "agent", input: { messages: [{ content: "hello" }] } }).expect(200);
+    await request(app).post(`/threads/${thread.thread_id}/runs/wait`).set(key).send({ assistant_id: "agent", input: { messages: [{ role: "user", content: "hello" }] } }).expect(200);
     const run = (await request(app).get("/_mock/runs").expect(200)).body.items[0];
     const res = await request(app).get(`/_mock/runs/${run.run_id}/events`).expect(200);
     expect(res.body).toMatchObject({ run_id: run.run_id, count: 3, finished: true });
@@ -251,8 +251,8 @@ describe("the inspector's views", () => {
 
   it("the journal notes the scenario and run that answered a run request, and why one matched nothing", async () => {
     const thread = (await request(app).post("/threads").set(key).send({}).expect(200)).body;
-    await request(app).post(`/threads/${thread.thread_id}/runs/wait`).set(key).send({ assistant_id: "agent", input: { messages: [{ content: "hello" }] } }).expect(200);
-    await request(app).post(`/threads/${thread.thread_id}/runs/wait`).set(key).send({ assistant_id: "agent", input: { messages: [{ content: "bye" }] } }).expect(422);
+    await request(app).post(`/threads/${thread.thread_id}/runs/wait`).set(key).send({ assistant_id: "agent", input: { messages: [{ role: "user", content: "hello" }] } }).expect(200);
+    await request(app).post(`/threads/${thread.thread_id}/runs/wait`).set(key).send({ assistant_id: "agent", input: { messages: [{ role: "user", content: "bye" }] } }).expect(422);
     const [threads, hit, miss] = (await request(app).get("/_mock/requests").expect(200)).body.items;
     const run = (await request(app).get("/_mock/runs").expect(200)).body.items[0];
     expect(threads).not.toHaveProperty("note");
@@ -326,10 +326,15 @@ describe("GET /_mock/events opened while a run plays", () => {
 
   it("gets the run's events from then on (the ones before it are not sent again), then its end", async () => {
     const thread = await json(await post(`${mock.url}/threads`, {}));
-    const stream = await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ content: "hello" }] } });
+    const stream = await post(`${mock.url}/threads/${thread.thread_id}/runs/stream`, { assistant_id: "agent", input: { messages: [{ role: "user", content: "hello" }] } });
     const reader = stream.body!.getReader();
     let seen = "";
-    while (!seen.includes("event: values")) seen += new TextDecoder().decode((await reader.read()).value);
+    while (!seen.includes("event: values")) {
+      // A stream that ended without it fails here rather than spinning on empty reads.
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error(`the stream ended before "event: values": ${seen}`);
+      seen += new TextDecoder().decode(chunk.value);
+    }
     const feed = await Feed.open(mock.url);
     try {
       mock.clock.advance(250);
