@@ -37,7 +37,7 @@ const keys = {
   request: new Set(request),
   defaults: new Set([...request, ...registry.madeKeys("defaults")]),
 };
-const prebuilt = new PrebuiltValidators(schemaDir, registry.fingerprint);
+const folder = join(schemaDir, PREBUILT_FOLDER);
 let files = 0;
 for (const mode of VALIDATOR_MODES) {
   const ajv = makeAjv(mode, { validateSchema: false, source: true });
@@ -45,7 +45,7 @@ for (const mode of VALIDATOR_MODES) {
   for (const key of keys[mode]) {
     const validate = key.startsWith("inline:") ? ajv.compile(JSON.parse(key.slice("inline:".length))) : ajv.getSchema(key);
     if (!validate) throw new Error(`compile-validators: no schema ${key}`);
-    const file = prebuilt.file(mode, key);
+    const file = PrebuiltValidators.file(folder, registry.fingerprint, mode, key);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, standaloneCode(ajv, validate));
     files++;

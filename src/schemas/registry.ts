@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { makeAjv, VALIDATOR_MODES, type ValidatorMode } from "./validator-modes.js";
 import { PREBUILT_FOLDER, PrebuiltValidators } from "./prebuilt-validators.js";
-import { codePath } from "../core/code-root.js";
+import { codePath, packagePath } from "../core/code-root.js";
 
 /** Base of every schema `$id`: `${SCHEMA_BASE}<service>/<file>.json`. */
 export const SCHEMA_BASE = "https://agent-platform-mock.local/schemas/";
@@ -64,7 +64,7 @@ export class SchemaRegistry {
     const { fingerprint, texts } = collectSchemas(dir);
     this.texts = new Map(Object.entries(texts));
     this.fingerprint = fingerprint;
-    this.prebuilt = new PrebuiltValidators(dir, this.fingerprint);
+    this.prebuilt = new PrebuiltValidators([dir, packagePath("dist", "schemas")], this.fingerprint);
     if (options.validateSchemas) for (const mode of VALIDATOR_MODES) this.ajv(mode);
   }
 

@@ -1,6 +1,8 @@
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { SchemaRegistry as SourceRegistry } from "../../src/schemas/registry.js";
 
 // The validators the build writes into dist/schemas/validators/ (ajv's standalone code) replace ajv's
 // own compilation in a running mock: they must cover what a mock needs and answer exactly as ajv does.
@@ -16,7 +18,7 @@ const { contextOf } = (await import(join(MODULES, "mock-control.js"))) as typeof
 const { BUNDLED_SCENARIOS } = (await import(join(MODULES, "options.js"))) as typeof import("../../src/options.js");
 
 const registry = schemas();
-const prebuilt = new PrebuiltValidators(join(DIST, "schemas"), registry.fingerprint);
+const prebuilt = new PrebuiltValidators([join(DIST, "schemas")], registry.fingerprint);
 // Every route declaration's validators, and the checks of seeding the bundled fixtures and scenarios.
 contextOf(mockOf(createApp({ seed: 7, checkResponses: true, scenarios: [BUNDLED_SCENARIOS] }))).close();
 
@@ -59,8 +61,16 @@ describe("prebuilt validators (dist/schemas/validators)", () => {
     expect(compared).toBeGreaterThan(150);
   });
 
+  it("are what a mock running from src/ (this suite) uses when they were built from the same schemas", () => {
+    const fromSource = new SourceRegistry();
+    expect(fromSource.fingerprint).toBe(registry.fingerprint);
+    const key = registry.allRefs()[0] as string;
+    const built = createRequire(import.meta.url)(PrebuiltValidators.file(join(DIST, "schemas/validators"), registry.fingerprint, "exact", key)) as ValidateFunction;
+    expect(fromSource.validator(key)).toBe(built);
+  });
+
   it("are not used for other schemas: a changed schema file changes the fingerprint they are found by", () => {
-    const other = new PrebuiltValidators(join(DIST, "schemas"), `${registry.fingerprint}-changed`);
+    const other = new PrebuiltValidators([join(DIST, "schemas")], `${registry.fingerprint}-changed`);
     expect(other.load("exact", registry.allRefs()[0] as string)).toBeUndefined();
   });
 });
