@@ -1,10 +1,13 @@
 import { LoadError, type LoadProblem } from "../core/load-error.js";
-import { readDocuments, type SourceDocument } from "../core/read-documents.js";
+import { ParsedFiles, readDocuments, type SourceDocument } from "../core/read-documents.js";
 import { checkScenarioDocuments } from "./scenario-validation.js";
 import type { LoadedScenario, ScenarioInput } from "./scenario-types.js";
 
 /** The graph every mock serves, whatever its scenarios name: the one the SDK examples use. */
 export const DEFAULT_GRAPH = "agent";
+
+/** Scenario files parsed by this process: every mock of a test suite reads the same ones (the bundled catalogue). */
+const parsedFiles = new ParsedFiles();
 
 /** One loaded scenario and where it sits in the order runs try them. */
 interface Entry {
@@ -167,7 +170,7 @@ export class ScenarioRegistry {
     const problems: LoadProblem[] = [];
     const docs: SourceDocument[] = [];
     for (const input of inputs) {
-      if (typeof input === "string") docs.push(...readDocuments([input], problems, true));
+      if (typeof input === "string") docs.push(...readDocuments([input], problems, true, parsedFiles));
       else docs.push({ file: `<scenario object ${++this.objects}>`, content: input });
     }
     return { docs, problems };

@@ -42,6 +42,16 @@ describe("scenario files", () => {
     expect(graphs).toEqual(["agent", "helper"]);
   });
 
+  it("a file edited between two mocks is what the second plays; the first keeps what it read", async () => {
+    const dir = files({ "a.yaml": "name: one\nevents: [ { event: values, data: { n: 1 } } ]\n" });
+    const first = createApp({ seed: 1, fixtures: false, scenarios: [dir] });
+    writeFileSync(join(dir, "a.yaml"), "name: one\nevents: [ { event: values, data: { n: 2 } } ]\n");
+    const second = createApp({ seed: 1, fixtures: false, scenarios: [dir] });
+    const played = async (app: typeof first) => (await request(app).post("/runs/wait").send({ assistant_id: "agent" }).expect(200)).body;
+    expect(await played(first)).toEqual({ n: 1 });
+    expect(await played(second)).toEqual({ n: 2 });
+  });
+
   it("refuses a bad scenario with file, JSON pointer, reason and, in YAML, the line", () => {
     const dir = files({ "bad.yaml": "name: bad\nturns:\n  - events:\n      - { event: value, data: 1 }\n    end: explode\n  - end: { error: { message: no class } }\n" });
     const err = loadError([dir]);
