@@ -1,4 +1,5 @@
 import type { MockContext } from "../context.js";
+import type { DeploymentsOverview } from "../schemas/types.gen.js";
 import { formatTimestamp } from "../core/clock.js";
 import type { EventBus } from "../core/event-bus.js";
 import { ControlError } from "../control-error.js";
@@ -17,7 +18,7 @@ export interface ControlPlaneControl {
   /** Moves the deployment's in-flight revision on by `steps` lifecycle steps. */
   advanceDeployment(deploymentId: string, steps: number): { deployment_id: string; revision_id: string; status: string | undefined; in_flight: boolean };
   /** Every deployment of every tenant, newest first, with its revisions (newest first), caught up with the clock. */
-  deployments(): { items: DeploymentSummary[]; count: number; lifecycle: string; lifecycle_step_ms: number };
+  deployments(): DeploymentsOverview;
   /** The deployment's name (a traced run's project). */
   deploymentName(deploymentId: string): string | undefined;
   /** Reports each deployment and revision that changes on the change feed. */
@@ -90,19 +91,4 @@ export function controlPlaneControl(ctx: MockContext, { store, lifecycle }: Depl
       });
     },
   };
-}
-
-/** One deployment as the inspector lists it. */
-export interface DeploymentSummary {
-  id: string;
-  name: string;
-  tenant_id: string;
-  source: string;
-  status: string;
-  created_at: string;
-  updated_at: string;
-  latest_revision_id: string | null;
-  active_revision_id: string | null;
-  in_flight_revision_id: string | null;
-  revisions: { id: string; status: string; created_at: string; updated_at: string }[];
 }

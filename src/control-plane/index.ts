@@ -45,6 +45,6 @@ export function controlPlaneModule(ctx: MockContext, fixtures: FixtureSet, state
 }
 
 // What the rest of the mock may use of the control plane (app.ts wires it).
-export { controlPlaneControl, type ControlPlaneControl, type DeploymentSummary } from "./control-port.js";
+export { controlPlaneControl, type ControlPlaneControl } from "./control-port.js";
 export { controlPlaneState } from "./seed.js";
 export type { RevisionStatus } from "./deployments-store.js";

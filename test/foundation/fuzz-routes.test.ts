@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import request from "supertest";
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { listenDuringTests } from "../support/listening.js";
 import { BUNDLED_SCENARIOS, createApp, mockOf } from "../../src/index.js";
 import { contextOf } from "../../src/mock-control.js";
 
@@ -25,15 +24,7 @@ describe("fuzz: no input to any route yields a 5xx", () => {
   })).value;
   const query = fc.dictionary(key.filter((k) => k.length > 0), fc.oneof(fc.string({ maxLength: 10 }), fc.integer().map(String), fc.constantFrom("true", "-1", "1e400", "")), { maxKeys: 4 });
 
-  // One listening server for all runs (supertest given the app would listen once per request).
-  let server: Server;
-  let base: string;
-  beforeAll(async () => {
-    server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const baseUrl = listenDuringTests(app);
 
   it("every route, random inputs", async () => {
     await fc.assert(
@@ -41,7 +32,7 @@ describe("fuzz: no input to any route yields a 5xx", () => {
         let i = 0;
         const path = route.path.replace(/:[a-z_]+/g, () => segments[i++ % segments.length] as string);
         const search = new URLSearchParams(q as Record<string, string>).toString();
-        let req = request(base)[route.method.toLowerCase() as "get"](`${path}${search ? `?${search}` : ""}`);
+        let req = request(baseUrl())[route.method.toLowerCase() as "get"](`${path}${search ? `?${search}` : ""}`);
         if (tenant !== undefined) req = req.set("X-Tenant-Id", tenant);
         const res = body === undefined ? await req : await req.set("Content-Type", "application/json").send(JSON.stringify(body));
         expect(res.status, `${route.method} ${path}?${search} ${JSON.stringify(body)?.slice(0, 200)}`).toBeLessThan(500);
@@ -50,8 +41,8 @@ describe("fuzz: no input to any route yields a 5xx", () => {
       { numRuns: 400, seed: 20261123, interruptAfterTimeLimit: 15_000 },
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect((await request(base).get("/_mock/health")).status).toBe(200);
-    expect((await request(base).get("/_mock/feedback")).status).toBe(200);
-    expect((await request(base).get("/_mock/requests")).status).toBe(200);
+    expect((await request(baseUrl()).get("/_mock/health")).status).toBe(200);
+    expect((await request(baseUrl()).get("/_mock/feedback")).status).toBe(200);
+    expect((await request(baseUrl()).get("/_mock/requests")).status).toBe(200);
   }, 60_000);
 });

@@ -1,7 +1,6 @@
 import request from "supertest";
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { listenDuringTests } from "../support/listening.js";
 import { BUNDLED_SCENARIOS, createApp, mockOf } from "../../src/index.js";
 import { contextOf } from "../../src/mock-control.js";
 
@@ -27,15 +26,7 @@ describe("no request produces a 500 or a stack trace", () => {
     ["wrong types everywhere", '{"name": 1, "source": [], "input": 5, "assistant_id": {}, "score": "high", "metadata": "x", "limit": -1}'],
   ];
   const params = ["not-a-uuid", "00000000-0000-4000-8000-000000000000", "..%2F..%2Fetc", "%00"];
-  // One listening server for the thousands of requests below (supertest would listen once per request).
-  let server: Server;
-  let base: string;
-  beforeAll(async () => {
-    server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const baseUrl = listenDuringTests(app);
 
   it("covers the routes of every service", () => {
     const paths = routes.map((r) => r.path);
@@ -49,7 +40,7 @@ describe("no request produces a 500 or a stack trace", () => {
     for (const route of routes) {
       const path = route.path.replace(/:[a-z_]+/g, param);
       for (const [label, body] of route.method === "GET" || route.method === "DELETE" ? [bodies[0]!] : dealt) {
-        const res = await request(base)
+        const res = await request(baseUrl())
           [route.method.toLowerCase() as "get"](`${path}?limit=abc&offset=-5&stream_mode=nope`)
           .set("Content-Type", "application/json")
           .send(body)
@@ -61,9 +52,9 @@ describe("no request produces a 500 or a stack trace", () => {
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // What those requests left behind does not break the listings.
-    await request(base).get("/_mock/requests").expect(200);
-    await request(base).get("/_mock/feedback").expect(200);
-    await request(base).get("/_mock/health").expect(200);
+    await request(baseUrl()).get("/_mock/requests").expect(200);
+    await request(baseUrl()).get("/_mock/feedback").expect(200);
+    await request(baseUrl()).get("/_mock/health").expect(200);
     // Each case walks every route of every service (hundreds of requests): more than one test's usual time on a busy machine.
   }, 60_000);
 });

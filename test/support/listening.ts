@@ -1,0 +1,20 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import type { Express } from "express";
+import { afterAll, beforeAll } from "vitest";
+
+/**
+ * Serves `app` on a loopback port for the enclosing describe block and returns a getter for its base
+ * URL: for files that send thousands of requests (supertest given the app listens once per request).
+ */
+export function listenDuringTests(app: Express): () => string {
+  let server: Server;
+  let base = "";
+  beforeAll(async () => {
+    server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return () => base;
+}
