@@ -1,4 +1,4 @@
-import { LoadError, type LoadProblem } from "../core/load-error.js";
+import { formatProblem, LoadError, type LoadProblem } from "../core/load-error.js";
 import { readDocuments, type SourceDocument } from "../core/read-documents.js";
 import { checkScenarioDocuments } from "./scenario-validation.js";
 import type { LoadedScenario, ScenarioInput } from "./scenario-types.js";
@@ -178,6 +178,7 @@ export class ScenarioRegistry {
     const checked = checkScenarioDocuments(docs);
     problems.push(...checked.problems);
     if (problems.length) throw new LoadError(problems, "scenarios");
+    for (const w of checked.warnings) console.warn(`agent-platform-mock: warning: ${formatProblem(w).trim()}`);
     const batch = ++this.batches;
     const added = checked.scenarios.map((scenario) => ({ scenario, batch, override }));
     const names = new Set(added.map((e) => e.scenario.name));
