@@ -49,6 +49,11 @@ export interface RunCheckpointsInput {
   final: { values: Record<string, unknown> | null; next: string[]; interrupts: Record<string, Interrupt[]> };
   /** The checkpoint the run started from (`checkpoint_id` on run create); default the thread's newest. */
   parent?: CheckpointRecord | undefined;
+  /**
+   * Ids (and times) the run gave its checkpoints as it played them, in order (its stream and task ids
+   * name them); a checkpoint past the list gets a new id now.
+   */
+  ids?: readonly { id: string; at: number }[];
 }
 
 /** A thread's checkpoints, newest first. */
@@ -102,10 +107,11 @@ export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput)
     const metadata = { ...base };
     const system: Record<string, unknown> = { source: entry.source, step: step++, parents: {}, writes: entry.writes };
     for (const key of Object.keys(system)) setOwn(metadata, key, system[key]);
+    const given = input.ids?.[i];
     const checkpoint: CheckpointRecord = {
-      checkpoint_id: ctx.random.uuid7(now),
+      checkpoint_id: given?.id ?? ctx.random.uuid7(now),
       parent_checkpoint_id: parentId,
-      created_at: now,
+      created_at: given?.at ?? now,
       values: (last ? input.final.values : entry.values) ?? {},
       next: entry.next,
       interrupts: last ? input.final.interrupts : {},
@@ -176,6 +182,15 @@ const EXCLUDED_METADATA_KEYS = new Set(["checkpoint_id", "checkpoint_ns", "check
 /** Task ids of the mock's checkpoints: fixed by the checkpoint and the node. */
 const TASK_NAMESPACE = "3c9d7e2a-5b41-4f8e-9a6d-1e2f3a4b5c6d";
 
+/**
+ * The id of the task that runs `node` from a checkpoint, as LangGraph derives a task id from its
+ * checkpoint's id: the same in the stream (`langgraph_checkpoint_ns`, `tasks`, `debug`), in the
+ * thread's `interrupts` and in `getState` / `getHistory`.
+ */
+export function taskId(checkpointId: string, node: string): string {
+  return uuid5(`${checkpointId}:${node}`, TASK_NAMESPACE);
+}
+
 function checkpointRef(threadId: string, checkpointId: string | null) {
   return { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId, checkpoint_map: null };
 }
@@ -206,7 +221,7 @@ export function threadStateResponse(threadId: string, c: CheckpointRecord | unde
   const pending = interrupted.length
     ? interrupted
     : c.next.map((name) => ({
-        id: uuid5(`${c.checkpoint_id}:${name}`, TASK_NAMESPACE),
+        id: taskId(c.checkpoint_id, name),
         name,
         path: ["__pregel_pull", name],
         error: null,

@@ -1,5 +1,4 @@
 import { isPlainObject, setOwn } from "../core/json.js";
-import { uuid5 } from "../core/random.js";
 import type { Channels } from "./reducers.js";
 
 /**
@@ -14,20 +13,12 @@ export interface DerivedEvent {
   mode: string;
 }
 
-/** Task ids of the mock's streamed tasks (`langgraph_checkpoint_ns`), fixed by the run, step and node. */
-const TASK_NAMESPACE = "8a1f3c5e-2b7d-4e9a-b6c1-0d4e5f6a7b8c";
-
-/** A node's task id in a run's step. */
-export function taskId(runId: string, step: number, node: string): string {
-  return uuid5(`${runId}:${step}:${node}`, TASK_NAMESPACE);
-}
-
 /**
  * What a `messages` tuple's metadata says, as a node's callbacks see it: the run's metadata, then
  * LangGraph's task keys (`prepare_single_task`) and the task's `checkpoint_ns`.
  */
-export function messageMetadata(base: Record<string, unknown>, runId: string, step: number, node: string): Record<string, unknown> {
-  const ns = `${node}:${taskId(runId, step, node)}`;
+export function messageMetadata(base: Record<string, unknown>, taskId: string, step: number, node: string): Record<string, unknown> {
+  const ns = `${node}:${taskId}`;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(base)) setOwn(out, key, base[key]);
   const task: Record<string, unknown> = {
@@ -77,6 +68,59 @@ export function messageEvents(message: Record<string, unknown>, metadata: Record
     out.push({ event: "messages/complete", data: [message], mode: "messages" });
   }
   return out;
+}
+
+/**
+ * An AI message streamed as a model streams its tokens, in `pieces` chunks (`chunks` of a step):
+ * `messages-tuple` sends AIMessageChunk pieces with the message's id and the same metadata, whose
+ * contents concatenated are the message's (its tool calls ride on the first); the legacy mode sends
+ * `messages/metadata` once, then `messages/partial` with the message so far.
+ */
+export function chunkEvents(message: Record<string, unknown>, metadata: Record<string, unknown>, pieces: number, modes: ReadonlySet<string>): DerivedEvent[] {
+  const parts = splitContent(typeof message.content === "string" ? message.content : "", pieces);
+  const out: DerivedEvent[] = [];
+  let sofar = "";
+  parts.forEach((part, i) => {
+    const chunk = aiChunk(message, part, i === 0);
+    sofar += part;
+    if (modes.has("messages-tuple")) out.push({ event: "messages", data: [chunk, metadata], mode: "messages-tuple" });
+    if (modes.has("messages")) {
+      if (i === 0) {
+        const byId: Record<string, unknown> = {};
+        setOwn(byId, message.id as string, { metadata });
+        out.push({ event: "messages/metadata", data: byId, mode: "messages" });
+      }
+      out.push({ event: "messages/partial", data: [aiChunk(message, sofar, true)], mode: "messages" });
+    }
+  });
+  return out;
+}
+
+/** An AIMessageChunk as langchain_core serializes it, with this content. */
+function aiChunk(message: Record<string, unknown>, content: string, withCalls: boolean): Record<string, unknown> {
+  const calls = withCalls && Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  return {
+    content,
+    additional_kwargs: message.additional_kwargs ?? {},
+    response_metadata: message.response_metadata ?? {},
+    type: "AIMessageChunk",
+    name: message.name ?? null,
+    id: message.id,
+    tool_calls: calls,
+    invalid_tool_calls: [],
+    usage_metadata: null,
+    tool_call_chunks: calls.map((c: Record<string, unknown>, index: number) => ({ name: c.name ?? null, args: JSON.stringify(c.args ?? {}), id: c.id ?? null, index, type: "tool_call_chunk" })),
+  };
+}
+
+/** A text in `pieces` parts of about the same length (by code point), none empty unless the text is. */
+export function splitContent(text: string, pieces: number): string[] {
+  const chars = Array.from(text);
+  const n = Math.max(1, Math.min(pieces, chars.length));
+  const size = Math.ceil(chars.length / n);
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
+  return out.length ? out : [""];
 }
 
 /** Message ids in the messages channels of a state. */

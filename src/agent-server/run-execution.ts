@@ -4,7 +4,10 @@ import type { StreamFault } from "../http/faults.js";
 import type { Ending, ScenarioEvent } from "./scenario-types.js";
 import type { ScenarioStep, ScenarioStoreWrite } from "../schemas/types.gen.js";
 import { applyWrites, normalizeWrite, ReducerError, type Channels } from "./reducers.js";
-import { messageEvents, messageIds, messageMetadata, newMessages, type DerivedEvent } from "./derived-events.js";
+import { chunkEvents, messageEvents, messageIds, messageMetadata, newMessages, type DerivedEvent } from "./derived-events.js";
+import { checkpointEvents, taskResultEvents, taskStartEvents, type CheckpointEventContext, type PlayedCheckpoint } from "./checkpoint-events.js";
+import { graphEnd, graphStart, nodeFinish, nodeStart } from "./chain-events.js";
+import { taskId } from "./checkpoints.js";
 
 /** One published event of a run; `id` is its position in the run's stream (0 = metadata). */
 export interface Frame {
@@ -38,7 +41,7 @@ export interface StreamListener {
 }
 
 export type Outcome =
-  | { kind: "success"; values: Record<string, unknown> | null; interrupt?: { value: unknown; id: string; node: string }; feedback: Record<string, string> }
+  | { kind: "success"; values: Record<string, unknown> | null; interrupt?: { value: unknown; id: string; node: string; task: string }; feedback: Record<string, string> }
   | { kind: "error"; values: Record<string, unknown> | null; error: { error: string; message: string } }
   | { kind: "disconnect"; values: Record<string, unknown> | null }
   | { kind: "cancelled"; values: Record<string, unknown> | null; action: "interrupt" | "rollback" };
@@ -86,6 +89,14 @@ export interface RunScript {
   runMetadata: Record<string, unknown>;
   /** An interrupt id when the scenario gives none. */
   interruptId: string;
+  /** The run's input (undefined for a resume): the `input` checkpoint's writes, the graph's input in `events`. */
+  input: unknown;
+  /** The checkpoint the run starts from (the thread's newest, or the one it forks from). */
+  parentCheckpointId: string | null;
+  /** What the run's checkpoint events share (checkpoint-events.ts). */
+  checkpointContext: CheckpointEventContext;
+  /** A new checkpoint id at this instant (seeded uuid7). */
+  newCheckpointId: (at: number) => string;
 }
 
 /** One step of a run's graph: the nodes that ran, what they wrote, and the state after it. */
@@ -95,6 +106,13 @@ export interface RunStep {
   values: Record<string, unknown> | null;
   /** A `values` event has given the state after this step. */
   settled: boolean;
+}
+
+/** A step as played: its nodes with their writes, its number and its tasks' ids. */
+interface PlayedStep {
+  nodes: [string, unknown][];
+  number: number;
+  tasks: string[];
 }
 
 /** A root `updates` event, or an event named a step: the nodes it says ran and what each wrote. */
@@ -159,6 +177,15 @@ export class Execution {
   readonly steps: RunStep[] = [];
   /** Message ids the stream has shown or the nodes had as input: not streamed again (`messages` modes). */
   private readonly seenMessages = new Set<string>();
+  /**
+   * The checkpoints the run saved as it played, in order (runs.ts saves them under these ids): the
+   * stream, the task ids and the thread's history name the same ones.
+   */
+  readonly checkpointIds: { id: string; at: number }[] = [];
+  /** The newest checkpoint: the tasks of the next step are its tasks (their ids derive from its id). */
+  private lastCheckpointId: string | null;
+  /** A saved checkpoint the stream has not announced yet: announced when the next step's tasks are known (tick). */
+  private pending: { checkpoint: PlayedCheckpoint; step?: RunStep } | undefined;
 
   constructor(
     readonly script: RunScript,
@@ -167,6 +194,7 @@ export class Execution {
     private hooks: RunHooks,
   ) {
     this.values = script.priorValues;
+    this.lastCheckpointId = script.parentCheckpointId;
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 
@@ -216,15 +244,23 @@ export class Execution {
       this.lastBeat = this.clock.now();
       this.publish("metadata", { run_id: this.script.run_id, attempt: 1 }, null);
       if (this.script.startError) throw this.script.startError;
+      this.derive(graphStart(this.script.run_id, this.script.input ?? null, this.script.runMetadata));
+      const hasInput = this.script.input !== undefined;
+      if (hasInput) {
+        // LangGraph saves the input as a checkpoint, then `__start__` (hidden: no task events) applies it.
+        this.save({ source: "input", writes: { __start__: this.script.input }, values: this.script.priorValues ?? {} });
+        this.tick(["__start__"]);
+      }
       this.values = this.script.startValues;
       // LangGraph streams the state once `__start__` has applied the input (or, resuming, the state it resumes).
       if (this.script.streamsStart && this.values) this.derive({ event: "values", data: this.values, mode: "values" });
+      if (hasInput) this.save({ source: "loop", writes: null, values: this.values ?? {} });
       const { events, steps } = this.script;
       if (steps) {
         for (const step of steps) {
           if (step.delay_ms) await this.wait(step.delay_ms);
           this.throwIfCancelled();
-          this.afterStep(this.playStep([[step.node, step.update]], undefined));
+          this.afterStep(this.playStep([[step.node, step.update]], undefined, step.chunks));
         }
       } else {
         for (let i = 0; i < events.length; i++) {
@@ -260,7 +296,7 @@ export class Execution {
    */
   private playEvent(event: ScenarioEvent): void {
     const writes = nodeWritesOf(event);
-    const step = writes ? this.playStep(writes, event) : undefined;
+    const step = writes ? this.playStep(writes, event, undefined) : undefined;
     if (!step) this.publishScripted(event);
     if (event.event === "values" && isPlainObject(event.data)) {
       this.values = event.data;
@@ -280,9 +316,11 @@ export class Execution {
    * write the reducers refuse fails the run as in LangGraph, unless the turn scripts `values` (a
    * recording: its `values` events say what the state is).
    */
-  private playStep(nodes: [string, unknown][], event: ScenarioEvent | undefined): { nodes: [string, unknown][]; number: number } {
+  private playStep(nodes: [string, unknown][], event: ScenarioEvent | undefined, chunks: number | undefined): PlayedStep {
     const { channels, newId, derived } = this.script;
     const number = this.script.firstStep + this.steps.length;
+    const tasks = this.tick(nodes.map(([node]) => node));
+    const input = this.values;
     const written = nodes.map(([node, write]): [string, unknown] => [node, normalizeWrite(write, channels, newId)]);
     let after = this.values;
     try {
@@ -292,27 +330,82 @@ export class Execution {
     }
     if (derived.has("messages-tuple") || derived.has("messages")) {
       for (const id of messageIds(this.values, channels)) this.seenMessages.add(id);
-      for (const [node, write] of written) {
-        const metadata = messageMetadata(this.script.runMetadata, this.script.run_id, number, node);
-        for (const m of newMessages(write, channels, this.seenMessages)) for (const e of messageEvents(m, metadata, derived)) this.derive(e);
-      }
+      written.forEach(([node, write], i) => {
+        const metadata = messageMetadata(this.script.runMetadata, tasks[i] as string, number, node);
+        for (const m of newMessages(write, channels, this.seenMessages)) {
+          const events = chunks && m.type === "ai" ? chunkEvents(m, metadata, chunks, derived) : messageEvents(m, metadata, derived);
+          for (const e of events) this.derive(e);
+        }
+      });
+    }
+    if (derived.has("events")) {
+      written.forEach(([node, write], i) => {
+        const metadata = messageMetadata(this.script.runMetadata, tasks[i] as string, number, node);
+        for (const e of nodeFinish(this.script.run_id, tasks[i] as string, node, number, metadata, input ?? {}, write)) this.derive(e);
+      });
     }
     this.values = after;
     const writes: Record<string, unknown> = {};
     for (const [node, write] of written) setOwn(writes, node, write);
     this.steps.push({ nodes: written.map(([n]) => n), writes: event?.event === "updates" ? (event.data as Record<string, unknown>) : writes, values: after, settled: false });
     if (event) this.publishScripted(event);
-    return { nodes: written, number };
+    return { nodes: written, number, tasks };
   }
 
-  /** The derived `updates` (one per node, as LangGraph sends a task's writes) and `values` after a step. */
-  private afterStep(step: { nodes: [string, unknown][]; number: number }): void {
-    for (const [node, write] of step.nodes) {
+  /**
+   * What follows a step, as LangGraph's loop sends it: per node its `updates` and its task result,
+   * then `values`; the step's checkpoint is saved (and announced at the next tick).
+   */
+  private afterStep(step: PlayedStep): void {
+    step.nodes.forEach(([node, write], i) => {
       const data: Record<string, unknown> = {};
       setOwn(data, node, write);
       this.derive({ event: "updates", data, mode: "updates" });
-    }
+      for (const e of taskResultEvents(step.tasks[i] as string, node, write, [], step.number, this.clock.now())) this.derive(e);
+    });
     if (this.values) this.derive({ event: "values", data: this.values, mode: "values" });
+    const last = this.steps.at(-1) as RunStep;
+    this.save({ source: "loop", writes: last.writes, values: last.values ?? {} }, last);
+  }
+
+  /**
+   * A checkpoint saved: its id drawn now (seeded), announced at the next tick. The step it follows,
+   * if any, gives its values when announced (a scripted `values` event may settle them later).
+   */
+  private save(c: Pick<PlayedCheckpoint, "source" | "writes" | "values">, step?: RunStep): void {
+    const at = this.clock.now();
+    const id = this.script.newCheckpointId(at);
+    const number = this.script.firstStep - (this.script.input !== undefined ? 2 : 0) + this.checkpointIds.length;
+    this.checkpointIds.push({ id, at });
+    this.pending = { checkpoint: { ...c, id, parentId: this.lastCheckpointId, step: number, at }, step };
+    this.lastCheckpointId = id;
+  }
+
+  /**
+   * The start of a superstep (LangGraph's `tick`): the newest checkpoint is announced with these
+   * nodes as its tasks (`checkpoints`, `debug`), then each task starts (`tasks`, `debug`; `__start__`
+   * is hidden). The run's last tick (`final`) announces the state the run leaves. Returns the tasks' ids.
+   */
+  private tick(nodes: readonly string[], final = false): string[] {
+    const from = this.lastCheckpointId ?? this.script.run_id;
+    const ids = nodes.map((node) => taskId(from, node));
+    const now = this.clock.now();
+    const pending = this.pending;
+    this.pending = undefined;
+    if (pending) {
+      const c = { ...pending.checkpoint, values: final ? (this.values ?? {}) : pending.step ? (pending.step.values ?? {}) : pending.checkpoint.values };
+      for (const e of checkpointEvents(this.script.checkpointContext, c, nodes, now)) this.derive(e);
+    }
+    const step = this.script.firstStep + this.steps.length;
+    nodes.forEach((node, i) => {
+      if (node === "__start__") return;
+      for (const e of taskStartEvents(this.script.checkpointContext, ids[i] as string, node, this.values ?? {}, step, now)) this.derive(e);
+      if (this.script.derived.has("events")) {
+        const metadata = messageMetadata(this.script.runMetadata, ids[i] as string, step, node);
+        this.derive(nodeStart(this.script.run_id, ids[i] as string, node, step, metadata, this.values ?? {}));
+      }
+    });
+    return ids;
   }
 
   /** A scripted event, sent when its mode was asked for (and, with a namespace, subgraphs were). */
@@ -332,16 +425,26 @@ export class Execution {
       this.publish("error", ending.error, null);
       return { kind: "error", values: this.values, error: ending.error };
     }
-    let interrupt: { value: unknown; id: string; node: string } | undefined;
+    // A run that saved nothing yet (a resume without steps) saves the state it leaves.
+    if (this.checkpointIds.length === 0) this.save({ source: "loop", writes: null, values: this.values ?? {} });
+    let interrupt: { value: unknown; id: string; node: string; task: string } | undefined;
     if (ending === "interrupt" || (typeof ending === "object" && "interrupt" in ending)) {
       const given = typeof ending === "object" ? ending.interrupt : { value: null };
-      interrupt = { value: given.value, id: given.id ?? this.script.interruptId, node: given.node ?? "agent" };
+      const node = given.node ?? "agent";
+      // The interrupted node is the next step's task: it starts, and its result is the interrupt.
+      const [task] = this.tick([node], true) as [string];
+      interrupt = { value: given.value, id: given.id ?? this.script.interruptId, node, task };
+      const interrupts = [{ value: interrupt.value, id: interrupt.id }];
       // LangGraph reports an interrupt in each of `updates` and `values` that was asked for, updates
       // first (docs/decisions/agent-server.md "Interrupts").
       for (const mode of ["updates", "values"]) {
-        if (this.script.modes.has(mode)) this.publish(mode, { __interrupt__: [{ value: interrupt.value, id: interrupt.id }] }, mode);
+        if (this.script.modes.has(mode)) this.publish(mode, { __interrupt__: interrupts }, mode);
       }
+      for (const e of taskResultEvents(task, node, {}, interrupts, this.script.firstStep + this.steps.length, this.clock.now())) this.derive(e);
+    } else {
+      this.tick([], true);
     }
+    this.derive(graphEnd(this.script.run_id, this.values ?? {}, this.script.runMetadata));
     const feedback = this.hooks.feedback();
     if (Object.keys(feedback).length) this.publish("feedback", feedback, null);
     return { kind: "success", values: this.values, interrupt, feedback };

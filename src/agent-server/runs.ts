@@ -144,6 +144,8 @@ interface RunStart {
   channels: Channels;
   hasInput: boolean;
   firstStep: number;
+  /** The checkpoint the run starts from. */
+  parentId: string | null;
 }
 
 /**
@@ -314,7 +316,7 @@ export class RunService {
       error = err;
     }
     // With input, the input checkpoint and the `__start__` step come before the first node's.
-    return { prior, values, error, channels, hasInput, firstStep: first + (hasInput ? 2 : 0) };
+    return { prior, values, error, channels, hasInput, firstStep: first + (hasInput ? 2 : 0), parentId: parent?.checkpoint_id ?? null };
   }
 
   /**
@@ -444,6 +446,10 @@ export class RunService {
         firstStep: start.firstStep,
         runMetadata: checkpointRunMetadata(run),
         interruptId: ctx.random.hex(32),
+        input: run.kwargs.command === null ? run.kwargs.input : undefined,
+        parentCheckpointId: start.parentId,
+        checkpointContext: { threadId: thread.thread_id, configurable: configurableOf(run.kwargs), metadata: checkpointRunMetadata(run) },
+        newCheckpointId: (at) => ctx.random.uuid7(at),
       },
       ctx.clock,
       ctx.heartbeatMs,
@@ -563,7 +569,8 @@ export class RunService {
       return;
     }
     const interrupt = outcome.kind === "success" ? outcome.interrupt : undefined;
-    const interrupts = interrupt ? { [ctx.random.uuid4()]: [{ value: interrupt.value, id: interrupt.id }] } : {};
+    // Keyed by the interrupted task, the task of the run's last checkpoint.
+    const interrupts = interrupt ? { [interrupt.task]: [{ value: interrupt.value, id: interrupt.id }] } : {};
     // A successful run always saves a checkpoint; a failed or cancelled one only when it changed the
     // state: it streamed values, or it ends the thread's pending interrupt.
     const streamedValues = outcome.values !== execution.script.priorValues;
@@ -577,6 +584,7 @@ export class RunService {
         steps: execution.steps,
         final: { values: outcome.values, next: interrupt ? [interrupt.node] : [], interrupts },
         parent: forkedFrom(ctx, thread, run.kwargs),
+        ids: execution.checkpointIds,
       });
     }
     const settled: ThreadRecord["status"] = outcome.kind === "error" || outcome.kind === "disconnect" ? "error" : interrupt ? "interrupted" : "idle";
@@ -779,3 +787,9 @@ function modesOf(streamMode: RunCreateBody["stream_mode"]): ReadonlySet<string> 
 const REQUEST_ID_NAMESPACE = "5f1d2c3b-7a4e-4c1a-9b7e-2d6f8a0c1e3b";
 
 export const runsIn = declareCollection<RunRecord>("runs");
+
+/** A run's `config.configurable`. */
+function configurableOf(kwargs: Record<string, unknown>): Record<string, unknown> {
+  const config = isPlainObject(kwargs.config) ? kwargs.config : {};
+  return isPlainObject(config.configurable) ? config.configurable : {};
+}

@@ -9,6 +9,7 @@ import { pointerOf, reasonOf } from "../store/fixtures.js";
 import { patternProblems } from "./patterns.js";
 import { templateProblems } from "./templates.js";
 import type { Ending, LoadedScenario, ScenarioMatch, Turn } from "./scenario-types.js";
+import { valuesWarnings } from "./values-check.js";
 
 export const SCENARIO_SCHEMA = "agent-server/scenario.json#/$defs/Scenario";
 
@@ -20,12 +21,15 @@ export const SCENARIO_SCHEMA = "agent-server/scenario.json#/$defs/Scenario";
  * (a schema error does not hide the template errors next to it); the semantic checks read only the
  * parts that have the right shape. Returns the scenarios only when no problem was found.
  */
-export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scenarios: LoadedScenario[]; problems: LoadProblem[] } {
+export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scenarios: LoadedScenario[]; problems: LoadProblem[]; warnings: LoadProblem[] } {
   const problems: LoadProblem[] = [];
+  // What loads but may not be meant: a scripted `values` event the reducers disagree with (values-check.ts).
+  const warnings: LoadProblem[] = [];
   const scenarios: LoadedScenario[] = [];
   const names = new Map<string, string>();
   for (const doc of docs) {
     const firstOfDoc = problems.length;
+    const firstWarning = warnings.length;
     const items = Array.isArray(doc.content) ? doc.content.map((c, i) => ({ value: c, path: [i] })) : [{ value: doc.content, path: [] as number[] }];
     for (const { value, path } of items) {
       const at = (sub: (string | number)[], reason: string) => problems.push({ file: doc.file, pointer: toPointer([...path, ...sub]), reason });
@@ -62,6 +66,7 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
         for (const p of templateProblems(turn.store, [...path, ...base, "store"])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
       }
       if (errors.length || typeof name !== "string") continue;
+      warnings.push(...valuesWarnings(doc.file, path, value));
       const turns: Turn[] = (value.turns as Turn[] | undefined) ?? [
         {
           events: value.events as Turn["events"],
@@ -86,11 +91,12 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
       });
     }
     if (doc.yaml !== undefined && problems.length > firstOfDoc) addYamlLines(doc.yaml, problems.slice(firstOfDoc));
+    if (doc.yaml !== undefined && warnings.length > firstWarning) addYamlLines(doc.yaml, warnings.slice(firstWarning));
   }
-  return { scenarios: problems.length ? [] : scenarios, problems };
+  return { scenarios: problems.length ? [] : scenarios, problems, warnings };
 }
 
-/** Checks scenario documents without loading them (the CLI's `validate`). */
+/** Checks scenario documents without loading them: the problems (warnings: checkScenarioDocuments). */
 export function validateScenarioDocuments(docs: SourceDocument[]): LoadProblem[] {
   return checkScenarioDocuments(docs).problems;
 }

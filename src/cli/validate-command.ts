@@ -31,13 +31,17 @@ export const validateCommand: CommandModule<object, { files: string[] }> = {
 
 /** Reads and checks the files; exits 1 naming every problem. */
 async function check(files: string[]): Promise<void> {
-  const { formatProblem, readDocuments, validateScenarioDocuments, fixtureProblems } = await load();
+  const { formatProblem, readDocuments, checkScenarioDocuments, fixtureProblems } = await load();
   const problems: LoadProblem[] = [];
   const docs = readDocuments(files, problems, true);
   const scenarioDocs = docs.filter(looksLikeScenarios);
   const fixtureFiles = docs.filter((d) => !scenarioDocs.includes(d)).map((d) => d.file);
   if (fixtureFiles.length) problems.push(...fixtureProblems(fixtureFiles));
-  problems.push(...validateScenarioDocuments(scenarioDocs));
+  const checked = checkScenarioDocuments(scenarioDocs);
+  problems.push(...checked.problems);
+  // Warnings do not fail the check: the file loads as it is.
+  const { warnings } = checked;
+  if (warnings.length) process.stderr.write(`${warnings.length} warning${warnings.length === 1 ? "" : "s"}:\n${warnings.map(formatProblem).join("\n")}\n`);
   if (problems.length) {
     process.stderr.write(`${problems.length} problem${problems.length === 1 ? "" : "s"} found:\n${problems.map(formatProblem).join("\n")}\n`);
     process.exit(1);

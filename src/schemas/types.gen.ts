@@ -1598,6 +1598,10 @@ export interface ScenarioStep {
    * Wait this long (mock time) before the step.
    */
   delay_ms?: number;
+  /**
+   * Stream each AI message the step writes as this many AIMessageChunk pieces (messages-tuple), as a model streams its tokens.
+   */
+  chunks?: number;
 }
 export interface ScenarioEvent {
   /**

@@ -258,9 +258,10 @@ describe("POST /threads/{thread_id}/stream/events", () => {
     expect(stream.text()).toBe(
       frame(1, "lifecycle", { namespace: [], timestamp: t0, data: { event: "running", graph_name: "agent" } }) +
         frame(2, "values", { namespace: [], timestamp: t0, data: { messages: [{ type: "human", content: "hi tiny", id: "h1", example: false }] } }) +
-        // Events 3–7 (not in these channels) are the message the agent node writes, derived as messages-tuple.
-        frame(8, "updates", { namespace: [], timestamp: t0 + 1000, node: "agent", data: { messages: [{ type: "ai", content: "Hello", id: "a1", example: false }] } }) +
-        frame(9, "lifecycle", { namespace: [], timestamp: t0 + 1000, data: { event: "completed", graph_name: "agent" } }),
+        // Events 3–8 (not in these channels) are the agent node's task starting (derived `tasks`) and the
+        // message it writes (derived messages-tuple); 10 is its task result.
+        frame(9, "updates", { namespace: [], timestamp: t0 + 1000, node: "agent", data: { messages: [{ type: "ai", content: "Hello", id: "a1", example: false }] } }) +
+        frame(11, "lifecycle", { namespace: [], timestamp: t0 + 1000, data: { event: "completed", graph_name: "agent" } }),
     );
     await stream.close();
   });
@@ -384,9 +385,9 @@ describe("POST /threads/{thread_id}/stream/events", () => {
     await settled(tid, runId);
     await resumed.close();
     expect(resumed.events().map((e) => [e.id, e.event])).toEqual([
-      // 3–7: the agent's message, derived as messages-tuple (another channel).
-      ["8", "updates"],
-      ["9", "lifecycle"],
+      // 3–8: the agent's task starting and its message (derived tasks and messages-tuple, other channels); 10 its task result.
+      ["9", "updates"],
+      ["11", "lifecycle"],
     ]);
   });
 

@@ -200,6 +200,25 @@ describe("agent-platform-mock validate", () => {
     expect(result.stdout).toMatch(/^OK: \d+ files? valid/);
   });
 
+  it("warns, with file, pointer, line and the first differing key, when a scripted values event disagrees with the reduced state; exit status stays 0", () => {
+    const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
+    const file = join(dir, "drift.yaml");
+    writeFileSync(
+      file,
+      [
+        "name: drift",
+        "events:",
+        "  - { event: updates, data: { agent: { messages: [ { type: ai, id: a1, content: Hi } ], mood: happy } } }",
+        "  - { event: values, data: { messages: [ { type: ai, id: a1, content: Hi } ], mood: sad } }",
+        "",
+      ].join("\n"),
+    );
+    const result = run(["validate", file]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^OK: 1 file valid/);
+    expect(result.stderr).toBe(`1 warning:\n  ${file}#/events/1/data (line 4): scripted values disagree with the state the reducers give at this point: key "mood" (the steps before wrote "happy")\n`);
+  });
+
   it("names file, pointer and reason for each problem and exits 1", () => {
     const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
     const file = join(dir, "fixtures.json");
