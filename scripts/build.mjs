@@ -9,7 +9,7 @@
 import { cpSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -22,7 +22,8 @@ function node(...args) {
 }
 
 rmSync(DIST, { recursive: true, force: true });
-node(require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json");
+// typescript's `exports` do not name bin/tsc: it is found beside its package.json.
+node(join(dirname(require.resolve("typescript/package.json")), "bin/tsc"), "-p", "tsconfig.build.json");
 node("scripts/copy-schemas.mjs");
 cpSync(join(ROOT, "src/admin/inspector"), join(DIST, "admin/inspector"), { recursive: true });
 node("scripts/compile-validators.mjs");
