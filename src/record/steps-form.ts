@@ -1,5 +1,5 @@
-import { isPlainObject } from "../core/json.js";
-import { applyWrites, DEFAULT_CHANNELS, normalizeWrite, ReducerError } from "../agent-server/reducers.js";
+import { isPlainObject, omit } from "../core/json.js";
+import { applyWrites, DEFAULT_CHANNELS, normalizeWrite, ReducerError, toMessage } from "../agent-server/reducers.js";
 
 /** A recorded stream event once redacted and templated, with its arrival time on the recorder's clock. */
 export interface TimedEvent {
@@ -58,7 +58,8 @@ export function stepsOf(events: readonly TimedEvent[], context: StepsContext): R
     // The step waits what the recording waited since the previous step: the values between are sent with it.
     const delay = Math.max(0, Math.round(e.atMs - previousAt));
     previousAt = e.atMs;
-    steps.push(delay > 0 ? { node, update, delay_ms: delay } : { node, update });
+    const short = shortUpdate(update);
+    steps.push(delay > 0 ? { node, delay_ms: delay, update: short } : { node, update: short });
   }
   if (modes.has("values") && !valuesAsDerived(events, context, newId)) return undefined;
   return steps;
@@ -112,6 +113,30 @@ function adoptNewIds(expected: Record<string, unknown>, recorded: Record<string,
     return { ...m, id: other.id };
   });
   return { ...expected, messages };
+}
+
+/**
+ * The update with each message's fields that the mock's coercion fills in anyway left out
+ * (`additional_kwargs: {}`, `tool_calls: []`, `name: null`…): the same stream on replay, a shorter file.
+ */
+function shortUpdate(update: unknown): unknown {
+  if (!isPlainObject(update) || !Object.hasOwn(update, "messages")) return update;
+  const messages = update.messages;
+  const short = Array.isArray(messages) ? messages.map(shortMessage) : shortMessage(messages);
+  const out = { ...update, messages: short };
+  // Kept only when it comes back as recorded; key order included.
+  return sameJson(normalizeWrite(out, DEFAULT_CHANNELS, () => NEW_ID), update) ? out : update;
+}
+
+function shortMessage(message: unknown): unknown {
+  if (!isPlainObject(message)) return message;
+  let out = message;
+  for (const key of Object.keys(message)) {
+    if (key === "type" || key === "id" || key === "content") continue;
+    const candidate = omit(out, [key]);
+    if (sameJson(toMessage(candidate, () => NEW_ID), message)) out = candidate;
+  }
+  return out;
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

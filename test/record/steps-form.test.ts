@@ -19,7 +19,8 @@ const stream: TimedEvent[] = [
 describe("stepsOf", () => {
   it("gives one step per root update, each waiting what the recording waited since the step before", () => {
     expect(stepsOf(stream, context)).toEqual([
-      { node: "agent", update: { messages: [reply], mood: "ok" }, delay_ms: 300 },
+      // The fields the mock's coercion fills in anyway are left out: it streams them back as recorded.
+      { node: "agent", update: { messages: [{ type: "ai", content: "hello", id: "a-1" }], mood: "ok" }, delay_ms: 300 },
       { node: "tools", update: null, delay_ms: 120 },
     ]);
   });
@@ -44,7 +45,13 @@ describe("stepsOf", () => {
     const { id: _id, ...anonymous } = reply;
     const updates = [{ event: "updates", data: { agent: { messages: [anonymous] } }, atMs: 1 }];
     expect(stepsOf(updates, { ...context, modes: new Set(["updates"]) })).toBeUndefined();
-    expect(stepsOf([{ ...updates[0]!, data: { agent: { messages: [reply] } } }], { ...context, modes: new Set(["updates"]) })).toEqual([{ node: "agent", update: { messages: [reply] }, delay_ms: 1 }]);
+    expect(stepsOf([{ ...updates[0]!, data: { agent: { messages: [reply] } } }], { ...context, modes: new Set(["updates"]) })).toEqual([{ node: "agent", update: { messages: [{ type: "ai", content: "hello", id: "a-1" }] }, delay_ms: 1 }]);
+  });
+
+  it("keeps a field the coercion would fill in differently", () => {
+    const named = { ...reply, name: "bot", additional_kwargs: { refusal: null } };
+    const [step] = stepsOf([{ event: "updates", data: { agent: { messages: [named] } }, atMs: 0 }], { ...context, modes: new Set(["updates"]) }) ?? [];
+    expect(step?.update).toEqual({ messages: [{ type: "ai", content: "hello", id: "a-1", name: "bot", additional_kwargs: { refusal: null } }] });
   });
 
   it("keeps the events of a subgraph update, or of an update naming two nodes", () => {
