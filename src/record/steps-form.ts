@@ -27,6 +27,8 @@ export interface StepsContext {
 
 /** Modes the mock derives from steps exactly as LangGraph streams them, and that a recording can check. */
 const CHECKED_MODES = new Set(["updates", "values"]);
+/** A node a step may name: not LangGraph's own (`__start__`, `__interrupt__`…), one line, no `|`. */
+const STEP_NODE = /^(?!__)[^|\r\n]+$/;
 /** Ids the reducers give messages that had none: they never equal a recorded id. */
 const NEW_ID = "\u0000new-";
 
@@ -52,8 +54,10 @@ export function stepsOf(events: readonly TimedEvent[], context: StepsContext): R
     if (!isPlainObject(e.data)) return undefined;
     const nodes = Object.keys(e.data);
     const node = nodes[0];
-    if (nodes.length !== 1 || node === undefined || node.startsWith("__")) return undefined;
+    // A step's node and update have the scenario schema's shape (ScenarioStep); anything else stays an event.
+    if (nodes.length !== 1 || node === undefined || !STEP_NODE.test(node)) return undefined;
     const update = e.data[node];
+    if (update !== null && !isPlainObject(update)) return undefined;
     if (!sameJson(normalizeWrite(update, DEFAULT_CHANNELS, newId), update)) return undefined;
     // The step waits what the recording waited since the previous step: the values between are sent with it.
     const delay = Math.max(0, Math.round(e.atMs - previousAt));

@@ -54,9 +54,12 @@ describe("stepsOf", () => {
     expect(step?.update).toEqual({ messages: [{ type: "ai", content: "hello", id: "a-1", name: "bot", additional_kwargs: { refusal: null } }] });
   });
 
-  it("keeps the events of a subgraph update, or of an update naming two nodes", () => {
+  it("keeps the events of a subgraph update, an update naming two nodes, or one a step cannot hold", () => {
     const only = { ...context, modes: new Set(["updates"]) };
     expect(stepsOf([{ event: "updates|sub:1", data: { agent: null }, atMs: 0 }], only)).toBeUndefined();
     expect(stepsOf([{ event: "updates", data: { a: null, b: null }, atMs: 0 }], only)).toBeUndefined();
+    expect(stepsOf([{ event: "updates", data: { "a|b": null }, atMs: 0 }], only)).toBeUndefined();
+    expect(stepsOf([{ event: "updates", data: { agent: "text" }, atMs: 0 }], only)).toBeUndefined();
+    expect(stepsOf([{ event: "updates", data: { agent: null }, atMs: 0 }], only)).toEqual([{ node: "agent", update: null }]);
   });
 });
