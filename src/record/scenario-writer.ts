@@ -6,6 +6,8 @@ import { isPlainObject, omit } from "../core/json.js";
 import { IdTemplates, type RunIds } from "./id-templates.js";
 import type { Redactor } from "./redaction.js";
 import type { RecordedEvent } from "./sse-transcript.js";
+import { emptyState, DEFAULT_CHANNELS } from "../agent-server/reducers.js";
+import { stepsOf, type RecordedStep, type TimedEvent } from "./steps-form.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Event names a scenario can hold (the schema's ScenarioEvent pattern); `metadata`, `feedback`, `error` are the server's own. */
@@ -30,8 +32,10 @@ export interface RecordedRun {
 }
 
 type Ending = "success" | "disconnect" | { error: { error: string; message: string } } | { interrupt: { value: unknown; node?: string } } | { http: { status: number; detail?: unknown } };
+/** A turn as written: `steps` when they replay as recorded (steps-form.ts), else the events. */
 interface Turn {
-  events: { event: string; data: unknown; delay_ms?: number }[];
+  events?: { event: string; data: unknown; delay_ms?: number }[];
+  steps?: RecordedStep[];
   end: Ending;
 }
 interface Recording {
@@ -40,6 +44,8 @@ interface Recording {
   scenario: Record<string, unknown>;
   turns: Turn[];
   ids: IdTemplates;
+  /** The thread's state after its last recorded run (its last root `values`), when the stream showed it. */
+  state: Record<string, unknown> | undefined;
 }
 
 export interface ScenarioWriterOptions {
@@ -69,7 +75,7 @@ export class ScenarioWriter {
     const assistant = typeof run.request.assistant_id === "string" ? run.request.assistant_id : "";
     // A run named by its graph plays on the graph's default assistant, whose id both servers derive from the graph's name.
     const ids: RunIds = { runId: run.runId, threadId: run.threadId, assistantId: UUID.test(assistant) ? assistant : assistant ? defaultAssistantId(assistant) : null };
-    recording.turns.push(this.turn(run, recording.ids, ids));
+    recording.turns.push(this.turn(run, recording, ids));
     const write = this.write(recording);
     this.writes = this.writes.then(() => write, () => write);
     return write;
@@ -95,7 +101,8 @@ export class ScenarioWriter {
     };
     const match = this.match(run);
     if (match) scenario.match = match;
-    const recording: Recording = { name, file, scenario, turns: [], ids: new IdTemplates() };
+    // A thread the recording has not seen a run on yet is taken as new; the first `values` checks it.
+    const recording: Recording = { name, file, scenario, turns: [], ids: new IdTemplates(), state: emptyState(DEFAULT_CHANNELS) };
     if (run.threadId !== null) this.threads.set(run.threadId, recording);
     this.files.push(file);
     return recording;
@@ -118,14 +125,16 @@ export class ScenarioWriter {
     return Object.keys(match).length ? match : undefined;
   }
 
-  private turn(run: RecordedRun, templates: IdTemplates, ids: RunIds): Turn {
-    const clean = (value: unknown) => templates.apply(this.options.redactor.json(value), ids);
+  private turn(run: RecordedRun, recording: Recording, ids: RunIds): Turn {
+    const clean = (value: unknown) => recording.ids.apply(this.options.redactor.json(value), ids);
     if (run.status >= 400) {
       const detail = isPlainObject(run.body) ? run.body.detail : undefined;
       return { events: [], end: { http: detail === undefined ? { status: run.status } : { status: run.status, detail: clean(detail) } } };
     }
-    let end: Ending = run.cut ? "disconnect" : "success";
-    const events: Turn["events"] = [];
+    // The ending is built once the events are templated: ids are named in the order the file holds them.
+    let ending: () => Ending = () => (run.cut ? "disconnect" : "success");
+    // Redacted, not yet templated: the thread's state is compared across turns, whose templates differ.
+    const kept: (TimedEvent & { delay: number })[] = [];
     let previousAt = 0;
     const recorded = [...run.events];
     // wait and join answer with the final values only: they become the turn's one `values` event.
@@ -134,27 +143,39 @@ export class ScenarioWriter {
       const delay = Math.max(0, Math.round(item.atMs - previousAt));
       previousAt = item.atMs;
       if (item.event === "error" && isPlainObject(item.data)) {
-        end = { error: { error: this.options.redactor.text(String(item.data.error ?? "Error")), message: String(clean(item.data.message ?? "")) } };
+        const data = item.data;
+        ending = () => ({ error: { error: this.options.redactor.text(String(data.error ?? "Error")), message: String(clean(data.message ?? "")) } });
         continue;
       }
       if (!STREAM_MODE_EVENT.test(item.event)) continue; // metadata, feedback, end: the replaying server sends its own
       const interrupt = interruptOf(item.data);
       if (interrupt !== undefined) {
         // The replaying server re-creates this event from the ending (as updates or values, as the request asks).
-        end = { interrupt: run.interruptNode ? { value: clean(interrupt), node: this.options.redactor.text(run.interruptNode) } : { value: clean(interrupt) } };
+        ending = () => ({ interrupt: run.interruptNode ? { value: clean(interrupt), node: this.options.redactor.text(run.interruptNode) } : { value: clean(interrupt) } });
         const rest = omit(item.data as Record<string, unknown>, ["__interrupt__"]);
         if (item.event !== "values" || Object.keys(rest).length === 0) continue;
-        events.push(withDelay({ event: item.event, data: clean(rest) }, delay));
+        kept.push({ event: item.event, data: this.options.redactor.json(rest), atMs: item.atMs, delay });
         continue;
       }
       if (isPlainObject(item.data) && "__error__" in item.data) {
         const error = item.data.__error__;
-        end = { error: { error: isPlainObject(error) ? this.options.redactor.text(String(error.error ?? "Error")) : "Error", message: isPlainObject(error) ? String(clean(error.message ?? "")) : String(clean(error)) } };
+        ending = () => ({ error: { error: isPlainObject(error) ? this.options.redactor.text(String(error.error ?? "Error")) : "Error", message: isPlainObject(error) ? String(clean(error.message ?? "")) : String(clean(error)) } });
         continue;
       }
-      events.push(withDelay({ event: item.event, data: clean(item.data) }, delay));
+      kept.push({ event: item.event, data: this.options.redactor.json(item.data), atMs: item.atMs, delay });
     }
-    return { events, end };
+    const prior = recording.state;
+    const lastValues = kept.findLast((e) => e.event === "values" && isPlainObject(e.data));
+    recording.state = lastValues ? (lastValues.data as Record<string, unknown>) : undefined;
+    const request = this.options.redactor.json({ input: run.request.input, command: run.request.command }) as Record<string, unknown>;
+    const steps = stepsOf(kept, { modes: modesOf(run.request.stream_mode), prior, input: request.input, command: request.command });
+    const template = (value: unknown) => recording.ids.apply(value, ids);
+    if (steps) {
+      const templated = steps.map((step) => ({ ...step, update: template(step.update) }));
+      return { steps: templated, end: ending() };
+    }
+    const events = kept.map((e) => withDelay({ event: e.event, data: template(e.data) }, e.delay));
+    return { events, end: ending() };
   }
 
   private async write(recording: Recording): Promise<string> {
@@ -172,7 +193,13 @@ export class ScenarioWriter {
   }
 }
 
-function withDelay(event: { event: string; data: unknown }, delay: number): Turn["events"][number] {
+/** The run's stream modes as created (the server's default is `values`). */
+function modesOf(streamMode: unknown): ReadonlySet<string> {
+  if (streamMode === undefined || streamMode === null) return new Set(["values"]);
+  return new Set((Array.isArray(streamMode) ? streamMode : [streamMode]).filter((m): m is string => typeof m === "string"));
+}
+
+function withDelay(event: { event: string; data: unknown }, delay: number): NonNullable<Turn["events"]>[number] {
   // delay_ms before data: it reads as "wait, then send".
   return delay > 0 ? { event: event.event, delay_ms: delay, data: event.data } : event;
 }

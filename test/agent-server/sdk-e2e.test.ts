@@ -190,8 +190,10 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
     const joined = await client.runs.join(thread.thread_id, run.run_id);
     expect((joined as { messages: { content: string }[] }).messages[1]!.content).toBe("You said: hello");
     const replay = await collect(client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "-1" }));
-    // A resumable run replays; without stream_mode it published its default mode (values) only.
-    expect(replay.map((p) => p.event)).toEqual(["metadata", "values"]);
+    // A resumable run replays; without stream_mode it published its default mode (values) only: echo's
+    // one step gives the state with the input, then the state after the step, as LangGraph streams them.
+    expect(replay.map((p) => p.event)).toEqual(["metadata", "values", "values"]);
+    expect((replay[1]!.data as { messages: unknown[] }).messages).toHaveLength(1);
     expect(replay[0]!.id).toMatch(/^\d+-0$/);
     expect(replay[0]).toMatchObject({ event: "metadata", data: { run_id: run.run_id, attempt: 1 } });
 
@@ -201,7 +203,7 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
     await expect(client.runs.wait(thread.thread_id, "agent", { input: user("stock price please") })).rejects.toThrow("ToolException: get_stock_price failed");
 
     const stateless = await collect(client.runs.stream(null, "agent", { input: user("hello"), streamMode: "values", feedbackKeys: ["k"] }));
-    expect(stateless.map((p) => p.event)).toEqual(["metadata", "values", "feedback"]);
+    expect(stateless.map((p) => p.event)).toEqual(["metadata", "values", "values", "feedback"]);
 
     const other = await client.threads.create();
     const pending = await client.runs.create(other.thread_id, "agent", { input: user("hello"), afterSeconds: 3600 });

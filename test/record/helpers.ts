@@ -1,5 +1,6 @@
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { TranscriptExchange } from "../support/transcript-normalise.js";
 
 /** One request a plain listener received, body read whole (test bodies are small). */
 export interface Hit {
@@ -80,3 +81,41 @@ export function sse(res: ServerResponse, runId: string, events: { event: string;
 
 export const RUN_ID = "1ef4f6a0-0000-4000-8000-000000000001";
 export const user = (content: string) => ({ messages: [{ role: "user", content }] });
+
+/** Per-connection headers: the proxy's connection to the client is not the server's. */
+const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding"]);
+
+/** A fetch for the SDK that keeps every exchange (the response body is read whole, then handed on). */
+export function capturingFetch(exchanges: TranscriptExchange[], current: () => string): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const sent = request.body ? await request.clone().text() : "";
+    const res = await fetch(request);
+    const text = await res.text();
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, name) => {
+      if (!CONNECTION_HEADERS.has(name)) headers[name] = value;
+    });
+    const url = new URL(request.url);
+    let body: unknown = text;
+    if (!(headers["content-type"] ?? "").includes("text/event-stream")) {
+      try {
+        body = JSON.parse(text) as unknown;
+      } catch {
+        // kept as text
+      }
+    }
+    exchanges.push({
+      step: current(),
+      request: { method: request.method, path: url.pathname + url.search, headers: { "content-type": request.headers.get("content-type") ?? "" }, body: sent ? (JSON.parse(sent) as unknown) : null },
+      response: { status: res.status, headers, body },
+    });
+    return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+export async function drain(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const _part of stream) {
+    // the transcript keeps the bytes
+  }
+}

@@ -10,49 +10,12 @@ import { readDocuments } from "../../src/core/read-documents.js";
 import { validateScenarioDocuments } from "../../src/agent-server/scenario-validation.js";
 import { startRecorder, type Recorder } from "../../src/record/proxy.js";
 import { normaliseTranscript, type Transcript, type TranscriptExchange } from "../support/transcript-normalise.js";
+import { capturingFetch, drain } from "./helpers.js";
 
 /** Issue 12 item 4: a session recorded through the proxy replays against a mock holding only the recording. */
 
 const API_KEY = "sk-recording-test-key-0123456789";
 const user = (content: string) => ({ messages: [{ role: "user", content }] });
-/** Per-connection headers: the proxy's connection to the client is not the server's. */
-const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding"]);
-
-/** A fetch for the SDK that keeps every exchange (the response body is read whole, then handed on). */
-function capturingFetch(exchanges: TranscriptExchange[], current: () => string): typeof fetch {
-  return async (input, init) => {
-    const request = new Request(input, init);
-    const sent = request.body ? await request.clone().text() : "";
-    const res = await fetch(request);
-    const text = await res.text();
-    const headers: Record<string, string> = {};
-    res.headers.forEach((value, name) => {
-      if (!CONNECTION_HEADERS.has(name)) headers[name] = value;
-    });
-    const url = new URL(request.url);
-    let body: unknown = text;
-    if (!(headers["content-type"] ?? "").includes("text/event-stream")) {
-      try {
-        body = JSON.parse(text) as unknown;
-      } catch {
-        // kept as text
-      }
-    }
-    exchanges.push({
-      step: current(),
-      request: { method: request.method, path: url.pathname + url.search, headers: { "content-type": request.headers.get("content-type") ?? "" }, body: sent ? (JSON.parse(sent) as unknown) : null },
-      response: { status: res.status, headers, body },
-    });
-    return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
-}
-
-async function drain(stream: AsyncIterable<unknown>): Promise<void> {
-  for await (const _part of stream) {
-    // the transcript keeps the bytes
-  }
-}
-
 /** The fixed session: a thread with an approval interrupt and its resume, then a stateless run. */
 async function runSession(baseUrl: string): Promise<Transcript> {
   const exchanges: TranscriptExchange[] = [];
