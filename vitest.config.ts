@@ -5,10 +5,9 @@ export default defineConfig({
   test: {
     // Servers in tests listen on port 0; nothing is shared between files.
     pool: "forks",
-    // Many files spend their time waiting (spawned CLIs and installs, the browser, real-time client
-    // back-offs), not computing: on a 2-core machine three workers finished in ~65 s where vitest's
-    // default took ~95 s with one core mostly idle (CPU time about equal to wall time).
-    maxWorkers: Math.max(3, availableParallelism()),
+    // One worker per core: the suite is CPU-bound (its spawned CLIs, npm and browsers compute too).
+    // On 2 cores, 2 workers took 154 s of CPU and 95 s; 3 took 172 s and 98 s; 4 took 197 s and 110 s.
+    maxWorkers: Math.max(2, availableParallelism()),
     // Output validation: every response is checked against its route's declared schema.
     env: { AGENT_PLATFORM_MOCK_CHECK_RESPONSES: "1" },
     setupFiles: ["test/support/response-check.setup.ts"],
@@ -22,7 +21,8 @@ export default defineConfig({
       // The library and the services through HTTP, in-process.
       { extends: true, test: { name: "unit", isolate: false, include: ["test/**/*.test.ts", "src/**/*.test.ts"], exclude: ["test/cli/**"] } },
       // Spawned processes (the CLI, the packed tarball, Python): slower, so their own project and limits.
-      { extends: true, test: { name: "cli", include: ["test/cli/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 } },
+      // Not isolated either: a fresh worker per file cost more than these files share.
+      { extends: true, test: { name: "cli", isolate: false, include: ["test/cli/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 } },
     ],
   },
 });
