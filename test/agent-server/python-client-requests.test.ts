@@ -40,3 +40,42 @@ it("crons.search and crons.count filter on metadata, as the current server does"
   await request(a).post("/runs/crons/count").send({ metadata: {} }).expect(200, "2");
   await request(a).post("/runs/crons/count").send({ metadata: { kind: "none" } }).expect(200, "0");
 });
+
+it("the state model through the Python client's requests: runs.stream with node updates only, get_state, a second run, get_history", async () => {
+  const b = createApp({
+    seed: 5,
+    fixtures: false,
+    scenarios: [{ name: "echo-steps", steps: [{ node: "agent", update: { messages: [{ type: "ai", id: "ai-{{run_id}}", content: "You said: {{input.messages.0.content}}" }] } }] }],
+  });
+  const thread = (await request(b).post("/threads").send({}).expect(200)).body.thread_id as string;
+  // `client.runs.stream(thread_id, "agent", input=..., stream_mode=[...])`: the SDK drops the None fields.
+  const stream = (content: string) =>
+    request(b)
+      .post(`/threads/${thread}/runs/stream`)
+      .send({ input: { messages: [{ role: "user", content }] }, stream_mode: ["values", "updates", "messages-tuple"], stream_subgraphs: false, stream_resumable: false, assistant_id: "agent" })
+      .buffer(true)
+      .parse(rawText);
+  const first = sseEvents((await stream("hi")).body as string);
+  expect(first.map((e) => e.event)).toEqual(["metadata", "values", "messages", "updates", "values"]);
+  const [, input, tuple, update, after] = first.map((e) => e.data as any);
+  expect(input.messages.map((m: { type: string; content: string }) => [m.type, m.content])).toEqual([["human", "hi"]]);
+  expect(tuple[0]).toMatchObject({ type: "ai", content: "You said: hi" });
+  expect(tuple[1]).toMatchObject({ langgraph_node: "agent", langgraph_step: 1 });
+  expect(Object.keys(update)).toEqual(["agent"]);
+  expect(after.messages.map((m: { content: string }) => m.content)).toEqual(["hi", "You said: hi"]);
+  // `client.threads.get_state(thread_id)`, then a second run appends to the same messages.
+  expect((await request(b).get(`/threads/${thread}/state`).expect(200)).body.values).toEqual(after);
+  await stream("again");
+  const state = (await request(b).get(`/threads/${thread}/state`).expect(200)).body;
+  expect(state.values.messages.map((m: { content: string }) => m.content)).toEqual(["hi", "You said: hi", "again", "You said: again"]);
+  // `client.threads.get_history(thread_id, limit=10)`: newest first, the state after each step.
+  const history = (await request(b).post(`/threads/${thread}/history`).send({ limit: 10 }).expect(200)).body as { values: { messages?: unknown[] }; metadata: { step: number; source: string } }[];
+  expect(history.map((h) => [h.metadata.source, h.metadata.step, h.values.messages?.length ?? 0])).toEqual([
+    ["loop", 4, 4],
+    ["loop", 3, 3],
+    ["input", 2, 2],
+    ["loop", 1, 2],
+    ["loop", 0, 1],
+    ["input", -1, 0],
+  ]);
+});
