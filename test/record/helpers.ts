@@ -1,6 +1,13 @@
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { TranscriptExchange } from "../support/transcript-normalise.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { Client } from "@langchain/langgraph-sdk";
+import { startMockServer, type MockOptions, type MockServer } from "../../src/index.js";
+import { startRecorder, type Recorder } from "../../src/record/proxy.js";
+import type { Transcript, TranscriptExchange } from "../support/transcript-normalise.js";
 
 /** One request a plain listener received, body read whole (test bodies are small). */
 export interface Hit {
@@ -118,4 +125,51 @@ export async function drain(stream: AsyncIterable<unknown>): Promise<void> {
   for await (const _part of stream) {
     // the transcript keeps the bytes
   }
+}
+
+/** A session recorded through the proxy from an upstream mock, and replayed on a mock holding only the recording. */
+export interface RecordedSession {
+  upstream: MockServer;
+  recorder: Recorder;
+  /** The folder the recorder wrote. */
+  out: string;
+  recorded: Transcript;
+  replayed: Transcript;
+}
+
+/**
+ * Registers the describe block's beforeAll/afterAll: starts `upstream` (seed 42), records `session`
+ * through the proxy into a fresh folder, then plays the same session against a mock (seed 7) loaded
+ * with only the recording. The returned object is filled in once beforeAll has run.
+ */
+export function recordAndReplay(options: { upstream: MockOptions; apiKey?: string; now?: () => number; session: (baseUrl: string) => Promise<Transcript> }): RecordedSession {
+  const s = {} as RecordedSession;
+  let replay: MockServer | undefined;
+  beforeAll(async () => {
+    s.out = mkdtempSync(join(tmpdir(), "apm-record-"));
+    s.upstream = await startMockServer({ port: 0, seed: 42, fixtures: false, ...options.upstream });
+    s.recorder = await startRecorder({ target: s.upstream.url, out: s.out, port: 0, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.now ? { now: options.now } : {}) });
+    s.recorded = await options.session(s.recorder.url);
+    await s.recorder.settled();
+    replay = await startMockServer({ port: 0, seed: 7, fixtures: false, scenarios: [s.out] });
+    s.replayed = await options.session(replay.url);
+  });
+  afterAll(async () => {
+    await s.recorder?.close();
+    await s.upstream?.close();
+    await replay?.close();
+    if (s.out) rmSync(s.out, { recursive: true, force: true });
+  });
+  return s;
+}
+
+/**
+ * An SDK 2.x client whose every exchange is captured, each under the step named last with `at()`;
+ * `transcript()` gives what was captured.
+ */
+export function capturingClient(baseUrl: string): { client: Client; at: (step: string) => void; transcript: () => Transcript } {
+  const exchanges: TranscriptExchange[] = [];
+  let step = "";
+  const client = new Client({ apiUrl: baseUrl, apiKey: null, callerOptions: { maxRetries: 0, fetch: capturingFetch(exchanges, () => step) } });
+  return { client, at: (name) => void (step = name), transcript: () => ({ server: { server: "agent-platform-mock" }, baseUrls: [baseUrl], exchanges }) };
 }

@@ -1,21 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { Client } from "@langchain/langgraph-sdk";
-import { startMockServer, type MockServer, type Scenario } from "../../src/index.js";
+import type { Scenario } from "../../src/index.js";
 import { readDocuments } from "../../src/core/read-documents.js";
 import { validateScenarioDocuments } from "../../src/agent-server/scenario-validation.js";
-import { startRecorder, type Recorder } from "../../src/record/proxy.js";
-import { normaliseTranscript, type Transcript, type TranscriptExchange } from "../support/transcript-normalise.js";
-import { capturingFetch, drain, user } from "./helpers.js";
+import { normaliseTranscript, type Transcript } from "../support/transcript-normalise.js";
+import { capturingClient, drain, recordAndReplay, user } from "./helpers.js";
 
 /** Issue 26: a recording of a client that streamed `updates` (and `values`) is written as `steps`, and replays as seen. */
 
 const ai = (id: string, content: string, extra: Record<string, unknown> = {}) => ({ type: "ai", id, content, ...extra });
 
-/** What the recorded server plays: its streams are the mock's derivation of these steps. */
+/** What the session.recorded server plays: its streams are the mock's derivation of these steps. */
 const UPSTREAM: Scenario[] = [
   {
     name: "weather-thread",
@@ -36,59 +32,38 @@ const UPSTREAM: Scenario[] = [
 
 /** Two runs on a thread with `updates` and `values`, then stateless runs: `updates` only, and with `messages-tuple`. */
 async function runSession(baseUrl: string): Promise<Transcript> {
-  const exchanges: TranscriptExchange[] = [];
-  let step = "";
-  const client = new Client({ apiUrl: baseUrl, apiKey: null, callerOptions: { maxRetries: 0, fetch: capturingFetch(exchanges, () => step) } });
-  step = "threads.create";
+  const { client, at, transcript } = capturingClient(baseUrl);
+  at("threads.create");
   const thread = await client.threads.create();
-  step = "turn 1";
+  at("turn 1");
   await drain(client.runs.stream(thread.thread_id, "agent", { input: user("What's the weather in Paris?"), streamMode: ["updates", "values"] }));
-  step = "turn 2";
+  at("turn 2");
   await drain(client.runs.stream(thread.thread_id, "agent", { input: user("And now?"), streamMode: ["values", "updates"] }));
-  step = "state";
+  at("state");
   await client.threads.getState(thread.thread_id);
-  step = "history";
+  at("history");
   await client.threads.getHistory(thread.thread_id);
-  step = "stateless updates";
+  at("stateless updates");
   await drain(client.runs.stream(null, "agent", { input: user("stateless please"), streamMode: ["updates"] }));
-  step = "stateless messages-tuple";
+  at("stateless messages-tuple");
   await drain(client.runs.stream(null, "agent", { input: user("stateless again"), streamMode: ["updates", "messages-tuple"] }));
-  return { server: { server: "agent-platform-mock" }, baseUrls: [baseUrl], exchanges };
+  return transcript();
 }
 
 describe("record writes steps when the stream was node updates", () => {
-  let upstream: MockServer;
-  let replay: MockServer;
-  let recorder: Recorder;
-  let out: string;
-  let recorded: Transcript;
-  let replayed: Transcript;
-  const file = (i: number) => parse(readFileSync(recorder.files[i] as string, "utf8")) as Record<string, any>;
-
-  beforeAll(async () => {
-    out = mkdtempSync(join(tmpdir(), "apm-record-steps-"));
-    upstream = await startMockServer({ port: 0, seed: 42, fixtures: false, scenarios: UPSTREAM });
-    recorder = await startRecorder({ target: upstream.url, out, port: 0 });
-    recorded = await runSession(recorder.url);
-    await recorder.settled();
-    replay = await startMockServer({ port: 0, seed: 7, fixtures: false, scenarios: [out] });
-    replayed = await runSession(replay.url);
-  });
-  afterAll(async () => {
-    await recorder?.close();
-    await upstream?.close();
-    await replay?.close();
-    rmSync(out, { recursive: true, force: true });
-  });
+  // The upstream's seeded clock sends each stream at once; a standing recorder clock keeps the
+  // machine's jitter (a millisecond here and there) out of the written delays.
+  const session = recordAndReplay({ upstream: { scenarios: UPSTREAM }, now: () => 0, session: runSession });
+  const file = (i: number) => parse(readFileSync(session.recorder.files[i] as string, "utf8")) as Record<string, any>;
 
   it("writes each run's root updates as steps, without events", () => {
-    expect(recorder.files).toHaveLength(3);
+    expect(session.recorder.files).toHaveLength(3);
     const thread = file(0);
     expect(thread.turns.map((t: Record<string, unknown>) => Object.keys(t).sort())).toEqual([["end", "steps"], ["end", "steps"]]);
     const [first, second] = thread.turns as { steps: { node: string; update: Record<string, any> }[] }[];
     expect(first?.steps.map((s) => s.node)).toEqual(["agent", "tools", "agent"]);
     expect(first?.steps[0]?.update.messages[0]).toMatchObject({ type: "ai", id: "ai-{{run_id}}-1", tool_calls: [{ name: "get_weather", id: "call_1" }] });
-    // Written short: the fields the mock fills in anyway (additional_kwargs, status…) are left out.
+    // Written short: the fields the mock fills in anyway (additional_kwargs, status…) are left session.out.
     expect(first?.steps[1]?.update.messages[0]).toEqual({ content: "Sunny, 22 °C", type: "tool", id: "{{id.message-1}}", tool_call_id: "call_1" });
     expect(second?.steps).toEqual([{ node: "agent", update: { messages: [expect.objectContaining({ id: "ai-{{run_id}}-3", content: "Still sunny." })], mood: "cheerful" } }]);
     expect(file(1)).toMatchObject({ steps: [{ node: "agent", update: { messages: [{ id: "ai-{{run_id}}", content: "Done." }] } }] });
@@ -100,14 +75,14 @@ describe("record writes steps when the stream was node updates", () => {
     expect(file(2).events.map((e: { event: string }) => e.event)).toEqual(["messages", "updates"]);
   });
 
-  it("the recorded files pass validate", () => {
-    expect(validateScenarioDocuments(readDocuments([out], [], true))).toEqual([]);
+  it("the session.recorded files pass validate", () => {
+    expect(validateScenarioDocuments(readDocuments([session.out], [], true))).toEqual([]);
   });
 
   it("replaying the steps gives the SSE transcript the client saw, normalised for ids and times", () => {
-    expect(replayed.exchanges.map((e) => e.response.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
-    const a = normaliseTranscript(recorded);
-    const b = normaliseTranscript(replayed);
+    expect(session.replayed.exchanges.map((e) => e.response.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
+    const a = normaliseTranscript(session.recorded);
+    const b = normaliseTranscript(session.replayed);
     const blocks = (t: Transcript) => t.exchanges.map((e) => (typeof e.response.body === "object" && e.response.body !== null && "blocks" in e.response.body ? (e.response.body as { blocks: unknown[] }).blocks : null));
     expect(blocks(b)).toEqual(blocks(a));
     // The turn-1 stream as the client saw it: the start, then each node's update and the state after it.
