@@ -1,22 +1,16 @@
 import type { MockContext } from "../context.js";
 import { setOwn } from "../core/json.js";
-import type { CapturedTrace, TraceRun } from "../schemas/types.gen.js";
+import type { CapturedTrace, TraceRun, TracesQuery } from "../schemas/types.gen.js";
 import { TRACING_TENANT_ID } from "./feedback-config-routes.js";
 import { formatRunTime, traceStoreOf, type StoredTraceRun, type TraceStore } from "./trace-store.js";
 import { feedbackIn } from "./feedback-records.js";
 
 export type { CapturedTrace, TraceRun };
 
-/** Filter of `GET /_mock/traces` and `mock.traces()`; every given field must match. */
-// Closed, so that a misspelt filter key fails to compile (the runtime refuses it too).
-export interface TraceFilter {
-  name?: string;
-  run_type?: string;
-  trace_id?: string;
-  parent_run_id?: string;
-  session_name?: string;
-  error?: boolean;
-}
+/** Filter of `GET /_mock/traces` and `mock.traces()` (the schema's TracesQuery); every given field must match. */
+// Closed (the schema's open index signature dropped), so that a misspelt filter key fails to compile;
+// the runtime refuses it too.
+export type TraceFilter = { [K in keyof TracesQuery as string extends K ? never : K]: TracesQuery[K] };
 
 export function runStatus(r: StoredTraceRun): "pending" | "success" | "error" {
   if (r.error !== null) return "error";
