@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Client } from "langsmith";
 import { RunnableLambda, type RunnableConfig } from "@langchain/core/runnables";
 import { LangChainTracer } from "@langchain/core/tracers/tracer_langchain";
 import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
-import { startMockServer, type MockServer } from "../../src/index.js";
+import { tracedMock } from "../support/traced-mock.js";
 
 /**
  * A LangChain application traced the way LangChain does it: runnables with a `LangChainTracer` callback
@@ -11,22 +11,7 @@ import { startMockServer, type MockServer } from "../../src/index.js";
  * `traceable`), with its own run types, names and serialized inputs; the mock must keep that tree too.
  */
 describe("traces from a LangChain callback tracer", () => {
-  let mock: MockServer;
-  let errors: MockInstance;
-  let warnings: MockInstance;
-  beforeAll(async () => {
-    mock = await startMockServer({ port: 0, seed: 27, apiKey: "ls-key" });
-  });
-  afterAll(() => mock.close());
-  beforeEach(() => {
-    mock.reset();
-    errors = vi.spyOn(console, "error");
-    warnings = vi.spyOn(console, "warn");
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-    delete process.env.LANGSMITH_DISABLE_RUN_COMPRESSION;
-  });
+  const t = tracedMock();
 
   /** A chain that retrieves, then calls a tool that throws and recovers from it. */
   function chain() {
@@ -51,12 +36,12 @@ describe("traces from a LangChain callback tracer", () => {
   }
 
   function expectNothingPrinted() {
-    const printed = [...errors.mock.calls, ...warnings.mock.calls].map((args) => args.map(String).join(" "));
+    const printed = [...t.errors.mock.calls, ...t.warnings.mock.calls].map((args) => args.map(String).join(" "));
     expect(printed.filter((line) => /LangSmith|exporting|batch|multipart|Failed/i.test(line))).toEqual([]);
   }
 
   function expectTheTree() {
-    const runs = mock.traces();
+    const runs = t.mock.traces();
     expect(runs.map((r) => [r.name, r.run_type, r.status])).toEqual([
       ["qa_chain", "chain", "success"],
       ["retrieve", "chain", "success"],
@@ -81,13 +66,13 @@ describe("traces from a LangChain callback tracer", () => {
   }
 
   it("multipart, gzip-compressed: the tree is in mock.traces() and readRun returns it with its children", async () => {
-    const ls = new Client({ apiUrl: `${mock.tracingUrl}/api/v1`, apiKey: "ls-key" });
+    const ls = new Client({ apiUrl: `${t.mock.tracingUrl}/api/v1`, apiKey: "ls-key" });
     await run(ls);
     expectNothingPrinted();
     const { root, retrieve, divide } = expectTheTree();
     // docs/tracing.md's assertion.
-    expect(mock.traces({ parent_run_id: mock.traces({ name: "qa_chain" })[0]!.id }).map((r) => r.name)).toEqual(["retrieve", "divide"]);
-    const posts = mock.requests({ path: "/api/v1/runs" });
+    expect(t.mock.traces({ parent_run_id: t.mock.traces({ name: "qa_chain" })[0]!.id }).map((r) => r.name)).toEqual(["retrieve", "divide"]);
+    const posts = t.mock.requests({ path: "/api/v1/runs" });
     expect(posts.length).toBeGreaterThan(0);
     expect(posts.every((r) => r.path === "/api/v1/runs/multipart" && r.status === 202 && r.headers["content-encoding"] === "gzip")).toBe(true);
 
@@ -104,20 +89,20 @@ describe("traces from a LangChain callback tracer", () => {
 
   it("multipart without compression, and the JSON batch endpoint", async () => {
     process.env.LANGSMITH_DISABLE_RUN_COMPRESSION = "true";
-    const plain = new Client({ apiUrl: `${mock.tracingUrl}/api/v1`, apiKey: "ls-key" });
+    const plain = new Client({ apiUrl: `${t.mock.tracingUrl}/api/v1`, apiKey: "ls-key" });
     await run(plain);
     expectNothingPrinted();
     expectTheTree();
-    expect(mock.requests({ path: "/api/v1/runs" }).every((r) => r.path === "/api/v1/runs/multipart" && r.headers["content-encoding"] === undefined)).toBe(true);
+    expect(t.mock.requests({ path: "/api/v1/runs" }).every((r) => r.path === "/api/v1/runs/multipart" && r.headers["content-encoding"] === undefined)).toBe(true);
 
-    mock.reset();
-    const batch = new Client({ apiUrl: `${mock.tracingUrl}/api/v1`, apiKey: "ls-key" });
+    t.mock.reset();
+    const batch = new Client({ apiUrl: `${t.mock.tracingUrl}/api/v1`, apiKey: "ls-key" });
     // What the client does after a server without the multipart endpoint answered 404: the JSON batch endpoint.
     (batch as unknown as { _multipartDisabled: boolean })._multipartDisabled = true;
     await run(batch);
     expectNothingPrinted();
     expectTheTree();
-    const posts = mock.requests({ path: "/api/v1/runs" });
+    const posts = t.mock.requests({ path: "/api/v1/runs" });
     expect(posts.length).toBeGreaterThan(0);
     expect(posts.every((r) => r.path === "/api/v1/runs/batch" && r.status === 202)).toBe(true);
   });

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Client } from "langsmith";
 import { traceable } from "langsmith/traceable";
-import { startMockServer, type MockServer } from "../../src/index.js";
+import { tracedMock } from "../support/traced-mock.js";
 import { RemoteMock } from "../../src/remote-mock.js";
 
 /**
@@ -10,27 +10,12 @@ import { RemoteMock } from "../../src/remote-mock.js";
  * one request per run), then read back with `readRun` and `listRuns`.
  */
 describe("traces from the langsmith client", () => {
-  let mock: MockServer;
-  let errors: MockInstance;
-  let warnings: MockInstance;
-  beforeAll(async () => {
-    mock = await startMockServer({ port: 0, seed: 27, apiKey: "ls-key" });
-  });
-  afterAll(() => mock.close());
-  beforeEach(() => {
-    mock.reset();
-    errors = vi.spyOn(console, "error");
-    warnings = vi.spyOn(console, "warn");
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-    delete process.env.LANGSMITH_DISABLE_RUN_COMPRESSION;
-  });
+  const t = tracedMock();
 
   function client(options: { compression?: boolean; multipart?: boolean; autoBatch?: boolean } = {}): Client {
     // The client reads this when it is made; it is how a user turns compression off.
     if (options.compression === false) process.env.LANGSMITH_DISABLE_RUN_COMPRESSION = "true";
-    const made = new Client({ apiUrl: `${mock.tracingUrl}/api/v1`, apiKey: "ls-key", autoBatchTracing: options.autoBatch ?? true });
+    const made = new Client({ apiUrl: `${t.mock.tracingUrl}/api/v1`, apiKey: "ls-key", autoBatchTracing: options.autoBatch ?? true });
     // What the client does after a server without the multipart endpoint answered 404: the JSON batch endpoint.
     if (options.multipart === false) (made as unknown as { _multipartDisabled: boolean })._multipartDisabled = true;
     return made;
@@ -64,12 +49,12 @@ describe("traces from the langsmith client", () => {
   }
 
   function expectNothingPrinted() {
-    const printed = [...errors.mock.calls, ...warnings.mock.calls].map((args) => args.map(String).join(" "));
+    const printed = [...t.errors.mock.calls, ...t.warnings.mock.calls].map((args) => args.map(String).join(" "));
     expect(printed.filter((line) => /LangSmith|exporting|batch|multipart|Failed/i.test(line))).toEqual([]);
   }
 
   function expectTheTree() {
-    const runs = mock.traces();
+    const runs = t.mock.traces();
     expect(runs.map((r) => [r.name, r.run_type, r.status])).toEqual([
       ["agent", "chain", "success"],
       ["lookup", "retriever", "success"],
@@ -89,7 +74,7 @@ describe("traces from the langsmith client", () => {
     await runAgent(ls, "capital");
     expectNothingPrinted();
     expectTheTree();
-    const posts = mock.requests({ path: "/api/v1/runs" });
+    const posts = t.mock.requests({ path: "/api/v1/runs" });
     expect(posts.length).toBeGreaterThan(0);
     expect(posts.every((r) => r.path === "/api/v1/runs/multipart" && r.status === 202 && r.headers["content-encoding"] === "gzip")).toBe(true);
   });
@@ -99,7 +84,7 @@ describe("traces from the langsmith client", () => {
     await runAgent(ls, "capital");
     expectNothingPrinted();
     expectTheTree();
-    const posts = mock.requests({ path: "/api/v1/runs" });
+    const posts = t.mock.requests({ path: "/api/v1/runs" });
     expect(posts.length).toBeGreaterThan(0);
     expect(posts.every((r) => r.path === "/api/v1/runs/multipart" && r.status === 202 && r.headers["content-encoding"] === undefined)).toBe(true);
   });
@@ -109,7 +94,7 @@ describe("traces from the langsmith client", () => {
     await runAgent(ls, "capital");
     expectNothingPrinted();
     expectTheTree();
-    const posts = mock.requests({ path: "/api/v1/runs" });
+    const posts = t.mock.requests({ path: "/api/v1/runs" });
     expect(posts.length).toBeGreaterThan(0);
     expect(posts.every((r) => r.path === "/api/v1/runs/batch" && r.status === 202)).toBe(true);
   });
@@ -118,10 +103,10 @@ describe("traces from the langsmith client", () => {
     const ls = client({ autoBatch: false });
     await runAgent(ls, "capital");
     // Without batching the client does not wait for the root's last update: the test waits for it.
-    await mock.waitFor.request({ method: "PATCH", path: "/api/v1/runs/" }, { count: 3 });
+    await t.mock.waitFor.request({ method: "PATCH", path: "/api/v1/runs/" }, { count: 3 });
     expectNothingPrinted();
     const { agent } = expectTheTree();
-    const calls = mock.requests({ path: "/api/v1/runs" }).map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/, "<id>")} ${r.status}`);
+    const calls = t.mock.requests({ path: "/api/v1/runs" }).map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/, "<id>")} ${r.status}`);
     expect(calls.filter((c) => c === "POST /api/v1/runs 202")).toHaveLength(3);
     expect(calls.filter((c) => c === "PATCH /api/v1/runs/<id> 202")).toHaveLength(3);
     expect(agent.end_time).not.toBeNull();
@@ -146,7 +131,7 @@ describe("traces from the langsmith client", () => {
     const ls = client();
     await runAgent(ls, "capital");
     await runAgent(ls, "river");
-    const traces = mock.traces({ name: "agent" });
+    const traces = t.mock.traces({ name: "agent" });
     expect(traces).toHaveLength(2);
     const [first, second] = traces as [(typeof traces)[0], (typeof traces)[0]];
     const names = async (props: Parameters<Client["listRuns"]>[0]) => {
@@ -165,22 +150,22 @@ describe("traces from the langsmith client", () => {
 
   it("waitFor.trace resolves when the run arrives", async () => {
     const ls = client();
-    const waiting = mock.waitFor.trace({ name: "calculator", error: true });
+    const waiting = t.mock.waitFor.trace({ name: "calculator", error: true });
     await runAgent(ls, "capital");
     const [found] = await waiting;
     expect(found).toMatchObject({ name: "calculator", run_type: "tool", status: "error" });
   });
 
   it("docs/tracing.md's example: assert on what the application traced, here and through RemoteMock", async () => {
-    const ls = new Client({ apiUrl: `${mock.tracingUrl}/api/v1`, apiKey: "ls-key" });
+    const ls = new Client({ apiUrl: `${t.mock.tracingUrl}/api/v1`, apiKey: "ls-key" });
     const search = traceable(async (q: string) => [`${q}: found`], { name: "search", run_type: "tool", client: ls, tracingEnabled: true });
     const agent = traceable(async (q: string) => ({ answer: (await search(q))[0] }), { name: "agent", client: ls, tracingEnabled: true });
     await agent("capital of France");
     await ls.awaitPendingTraceBatches();
-    const [root, tool] = mock.traces();
+    const [root, tool] = t.mock.traces();
     expect(root).toMatchObject({ name: "agent", outputs: { answer: "capital of France: found" }, session_name: "default" });
     expect(tool).toMatchObject({ name: "search", run_type: "tool", parent_run_id: root!.id, error: null });
-    const remote = new RemoteMock(mock.url, mock.tracingUrl);
+    const remote = new RemoteMock(t.mock.url, t.mock.tracingUrl);
     expect(await remote.traces({ run_type: "tool" })).toEqual([tool]);
     expectNothingPrinted();
   });
