@@ -6,12 +6,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { Client } from "@langchain/langgraph-sdk";
 import { Client as LangSmith } from "langsmith";
-import { traceable } from "langsmith/traceable";
 import { startMockServer, type MockServer } from "../../src/index.js";
 import { readDocuments } from "../../src/core/read-documents.js";
 import { validateScenarioDocuments } from "../../src/agent-server/scenario-validation.js";
 import { formatProblem, type LoadProblem } from "../../src/core/load-error.js";
 import { CHROMIUM, NO_CHROMIUM, needChromium } from "../support/chromium.js";
+import { runTracedAgent } from "../support/traced-agent.js";
 
 /**
  * The inspector page driven in Chromium (docs/inspector.md; test/support/chromium.ts finds it, and
@@ -214,26 +214,8 @@ describe("inspector in Chromium", () => {
   });
 
   it("traces: each a tree with timings, a run's inputs and outputs on click, errors marked, feedback on its run, live", async () => {
-    // An app traced by the real langsmith client: an agent calls a retriever, then a tool that throws.
     const ls = new LangSmith({ apiUrl: `${mock.tracingUrl}/api/v1`, autoBatchTracing: true });
-    const config = { client: ls, tracingEnabled: true, project_name: "inspector" };
-    const lookup = traceable(async (q: string) => ({ hits: [`${q}-1`, `${q}-2`] }), { ...config, name: "lookup", run_type: "retriever" });
-    const calculator = traceable(
-      async (_expr: string): Promise<number> => {
-        throw new Error("division by zero");
-      },
-      { ...config, name: "calculator", run_type: "tool" },
-    );
-    const agent = traceable(
-      async (input: { question: string }) => {
-        const found = await lookup(input.question);
-        const sum = await calculator("1/0").catch((err: Error) => err.message);
-        return { answer: `${found.hits.length} hits, ${sum}` };
-      },
-      { ...config, name: "agent", run_type: "chain" },
-    );
-    await agent({ question: "capital" });
-    await ls.awaitPendingTraceBatches();
+    await runTracedAgent(ls, "capital", "inspector");
     const [root] = mock.traces({ name: "agent" });
 
     await openInspector("#/traces");

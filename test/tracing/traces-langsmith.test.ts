@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Client } from "langsmith";
 import { traceable } from "langsmith/traceable";
 import { tracedMock } from "../support/traced-mock.js";
+import { runTracedAgent } from "../support/traced-agent.js";
 import { RemoteMock } from "../../src/remote-mock.js";
 
 /**
@@ -21,32 +22,7 @@ describe("traces from the langsmith client", () => {
     return made;
   }
 
-  /** An agent that calls two tools, the second of which throws (the agent carries on). */
-  async function runAgent(ls: Client, question: string): Promise<void> {
-    const config = { client: ls, tracingEnabled: true, project_name: "unit-tests" };
-    const lookup = traceable(async (q: string) => ({ hits: [`${q}-1`, `${q}-2`] }), { ...config, name: "lookup", run_type: "retriever" });
-    const calculator = traceable(
-      async (_expr: string): Promise<number> => {
-        throw new Error("division by zero");
-      },
-      { ...config, name: "calculator", run_type: "tool" },
-    );
-    const agent = traceable(
-      async (input: { question: string }) => {
-        const found = await lookup(input.question);
-        let sum: number | string;
-        try {
-          sum = await calculator("1/0");
-        } catch (err) {
-          sum = (err as Error).message;
-        }
-        return { answer: `${found.hits.length} hits, ${sum}` };
-      },
-      { ...config, name: "agent", run_type: "chain", tags: ["e2e"], metadata: { user: "ada" } },
-    );
-    await agent({ question });
-    await ls.awaitPendingTraceBatches();
-  }
+  const runAgent = (ls: Client, question: string) => runTracedAgent(ls, question, "unit-tests");
 
   function expectNothingPrinted() {
     const printed = [...t.errors.mock.calls, ...t.warnings.mock.calls].map((args) => args.map(String).join(" "));
