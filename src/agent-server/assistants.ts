@@ -1,13 +1,13 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { isPlainObject } from "../core/json.js";
-import { isUuid, uuid5 } from "../core/random.js";
+import { isUuid, uuid5, uuidBytes } from "../core/random.js";
 import { contains } from "../core/contains.js";
 import { agentErrors } from "./errors.js";
 import { declareCollection } from "../store/store.js";
 
 /** The namespace the real server derives default assistant ids from (notes §A1). */
-export const ASSISTANT_NAMESPACE = "6ba7b821-9dad-11d1-80b4-00c04fd430c8";
+export const ASSISTANT_NAMESPACE = uuidBytes("6ba7b821-9dad-11d1-80b4-00c04fd430c8");
 
 /** What a run needs of its assistant: its identity, and the config and context it runs with. */
 export interface AssistantRef {

@@ -1,5 +1,5 @@
 import { setOwn } from "../core/json.js";
-import { uuid5 } from "../core/random.js";
+import { uuid5, uuidBytes } from "../core/random.js";
 import type { DerivedEvent } from "./derived-events.js";
 
 /**
@@ -14,7 +14,7 @@ import type { DerivedEvent } from "./derived-events.js";
 const GRAPH_NAME = "LangGraph";
 
 /** Run ids of the node chains: fixed by their task. */
-const NODE_RUN_NAMESPACE = "5d2e8f1a-7c3b-4a6e-9f0d-2b1c4e5a6f7d";
+const NODE_RUN_NAMESPACE = uuidBytes("5d2e8f1a-7c3b-4a6e-9f0d-2b1c4e5a6f7d");
 
 function chainEvent(event: string, data: Record<string, unknown>, name: string, tags: string[], runId: string, metadata: Record<string, unknown>, parentIds: string[]): DerivedEvent {
   return { event: "events", data: { event, data, name, tags, run_id: runId, metadata, parent_ids: parentIds }, mode: "events" };

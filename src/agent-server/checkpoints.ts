@@ -1,7 +1,7 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { isPlainObject, omit, setOwn } from "../core/json.js";
-import { uuid5 } from "../core/random.js";
+import { uuid5, uuidBytes } from "../core/random.js";
 import type { Interrupt } from "./threads.js";
 import { SERVER_RUN_METADATA } from "./server-identity.js";
 import { declareCollection } from "../store/store.js";
@@ -180,7 +180,7 @@ function isScalar(value: unknown): boolean {
 const EXCLUDED_METADATA_KEYS = new Set(["checkpoint_id", "checkpoint_ns", "checkpoint_map", "langgraph_step", "langgraph_node", "langgraph_triggers", "langgraph_path", "langgraph_checkpoint_ns"]);
 
 /** Task ids of the mock's checkpoints: fixed by the checkpoint and the node. */
-const TASK_NAMESPACE = "3c9d7e2a-5b41-4f8e-9a6d-1e2f3a4b5c6d";
+const TASK_NAMESPACE = uuidBytes("3c9d7e2a-5b41-4f8e-9a6d-1e2f3a4b5c6d");
 
 /**
  * The id of the task that runs `node` from a checkpoint, as LangGraph derives a task id from its

@@ -137,6 +137,10 @@ export interface RunHooks {
 /** Heartbeats one wait sends at most; past it the wait finishes in one sleep (see wait()). */
 const MAX_BEATS_PER_WAIT = 1000;
 
+/** The modes of checkpointEvents and of taskStartEvents / taskResultEvents. */
+const CHECKPOINT_MODES = ["checkpoints", "debug"];
+const TASK_MODES = ["tasks", "debug"];
+
 const FINISHED: RunHooks = { running: () => {}, feedback: () => ({}), finish: () => {} };
 
 /** An event's data as it goes on the wire: compact JSON (`null` for what JSON cannot say). */
@@ -361,7 +365,7 @@ export class Execution {
       const data: Record<string, unknown> = {};
       setOwn(data, node, write);
       this.derive({ event: "updates", data, mode: "updates" });
-      for (const e of taskResultEvents(step.tasks[i] as string, node, write, [], step.number, this.clock.now())) this.derive(e);
+      if (this.derives(TASK_MODES)) for (const e of taskResultEvents(step.tasks[i] as string, node, write, [], step.number, this.clock.now())) this.derive(e);
     });
     if (this.values) this.derive({ event: "values", data: this.values, mode: "values" });
     const last = this.steps.at(-1) as RunStep;
@@ -392,14 +396,14 @@ export class Execution {
     const now = this.clock.now();
     const pending = this.pending;
     this.pending = undefined;
-    if (pending) {
+    if (pending && this.derives(CHECKPOINT_MODES)) {
       const c = { ...pending.checkpoint, values: final ? (this.values ?? {}) : pending.step ? (pending.step.values ?? {}) : pending.checkpoint.values };
       for (const e of checkpointEvents(this.script.checkpointContext, c, nodes, now)) this.derive(e);
     }
     const step = this.script.firstStep + this.steps.length;
     nodes.forEach((node, i) => {
       if (node === "__start__") return;
-      for (const e of taskStartEvents(this.script.checkpointContext, ids[i] as string, node, this.values ?? {}, step, now)) this.derive(e);
+      if (this.derives(TASK_MODES)) for (const e of taskStartEvents(this.script.checkpointContext, ids[i] as string, node, this.values ?? {}, step, now)) this.derive(e);
       if (this.script.derived.has("events")) {
         const metadata = messageMetadata(this.script.runMetadata, ids[i] as string, step, node);
         this.derive(nodeStart(this.script.run_id, ids[i] as string, node, step, metadata, this.values ?? {}));
@@ -412,6 +416,11 @@ export class Execution {
   private publishScripted(event: ScenarioEvent): void {
     const mode = eventMode(event.event);
     if (this.script.modes.has(mode) && (this.script.subgraphs || !event.event.includes("|"))) this.publish(event.event, event.data, mode);
+  }
+
+  /** Whether any of these modes is derived for the run: its events are built only then (most runs ask for none of them). */
+  private derives(modes: readonly string[]): boolean {
+    return modes.some((mode) => this.script.derived.has(mode));
   }
 
   /** A derived event, sent when the run asked for its mode and the turn does not script it. */
@@ -440,7 +449,7 @@ export class Execution {
       for (const mode of ["updates", "values"]) {
         if (this.script.modes.has(mode)) this.publish(mode, { __interrupt__: interrupts }, mode);
       }
-      for (const e of taskResultEvents(task, node, {}, interrupts, this.script.firstStep + this.steps.length, this.clock.now())) this.derive(e);
+      if (this.derives(TASK_MODES)) for (const e of taskResultEvents(task, node, {}, interrupts, this.script.firstStep + this.steps.length, this.clock.now())) this.derive(e);
     } else {
       this.tick([], true);
     }

@@ -2,7 +2,7 @@ import { MAX_INSTANT } from "../core/clock.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, isPlainObject, setOwn } from "../core/json.js";
-import { isUuid, uuid5 } from "../core/random.js";
+import { isUuid, uuid5, uuidBytes } from "../core/random.js";
 import { UNTRACED, type Tracing } from "../ports.js";
 import { Assistants, type AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
@@ -784,7 +784,7 @@ function modesOf(streamMode: RunCreateBody["stream_mode"]): ReadonlySet<string> 
 }
 
 /** Namespace of the mock's request ids (`langgraph_request_id`), so they are fixed by the run id. */
-const REQUEST_ID_NAMESPACE = "5f1d2c3b-7a4e-4c1a-9b7e-2d6f8a0c1e3b";
+const REQUEST_ID_NAMESPACE = uuidBytes("5f1d2c3b-7a4e-4c1a-9b7e-2d6f8a0c1e3b");
 
 export const runsIn = declareCollection<RunRecord>("runs");
 

@@ -1,7 +1,7 @@
 import { formatTimestamp } from "../core/clock.js";
 import { closest } from "../core/did-you-mean.js";
 import { getOwn, isPlainObject, setOwn, toPointer } from "../core/json.js";
-import { uuid5, type Random } from "../core/random.js";
+import { uuid5, uuidBytes, type Random } from "../core/random.js";
 import { callFaker, fakerCallProblem } from "./faker-calls.js";
 
 /**
@@ -130,7 +130,7 @@ function evaluate(expr: string, scope: TemplateScope, path: (string | number)[])
       return scope.random.uuid4();
   }
   // A uuid named by the scenario, the same in every turn of the thread (messages keep their ids).
-  if (NAMED_ID.test(expr)) return uuid5(expr, scope.thread_id ?? scope.run_id);
+  if (NAMED_ID.test(expr)) return uuid5(expr, uuidBytes(scope.thread_id ?? scope.run_id));
   const fakerCall = FAKER.exec(expr);
   if (fakerCall) {
     try {

@@ -4,6 +4,7 @@ import type { Collection } from "../store/collection.js";
 import { schemas } from "../schemas/registry.js";
 import type { Deployment as DeploymentRecord, DeploymentSource, DeploymentStatus, Revision as RevisionRecord, RevisionStatus } from "../schemas/types.gen.js";
 import { declareCollection } from "../store/store.js";
+import { DeploymentList } from "./deployments-list.js";
 
 export const DEPLOYMENT_REF = "control-plane/deployment.json#/$defs/Deployment";
 export const REVISION_REF = "control-plane/revision.json#/$defs/Revision";
@@ -87,15 +88,15 @@ const keysByDef = new Map<string, readonly string[]>();
  * The deployments of one mock: wire records with their metadata and revisions, in a copy-on-write
  * collection (so reset() is a shallow copy). Two views are derived from it: each tenant's names
  * (uniqueness), kept in step by the writes made here so that a create costs the same with 10 or
- * 100,000 deployments stored, and each tenant's newest-first list, sorted when a read needs it and
- * kept until the next write.
+ * 100,000 deployments stored, and each tenant's newest-first list with its filter indexes
+ * (DeploymentList), built when a read needs it and dropped at the next write.
  */
 export class DeploymentStore {
   private readonly entries: Collection<StoredDeployment>;
   /** tenant → name → id, valid while `namesVersion` is the collection's version (anything else, reset's restore included, rebuilds it). */
   private names = new Map<string, Map<string, string>>();
   private namesVersion = -1;
-  private sorted: { version: number; byTenant: Map<string, Deployment[]> } | undefined;
+  private lists: { version: number; byTenant: Map<string, DeploymentList> } | undefined;
 
   constructor(ctx: MockContext) {
     this.entries = deploymentsIn(ctx);
@@ -103,8 +104,13 @@ export class DeploymentStore {
 
   /** The deployment if it exists in this tenant (another tenant's deployment is "not found"). */
   get(tenantId: string, id: string): Deployment | undefined {
-    const deployment = this.entries.get(id)?.deployment;
-    return deployment?.tenant_id === tenantId ? deployment : undefined;
+    return this.entryIn(tenantId, id)?.deployment;
+  }
+
+  /** The deployment with its metadata and revisions, if it exists in this tenant. */
+  entryIn(tenantId: string, id: string): StoredDeployment | undefined {
+    const entry = this.entries.get(id);
+    return entry?.deployment.tenant_id === tenantId ? entry : undefined;
   }
 
   /** The deployment with this id, whatever its tenant (admin API, lifecycle). */
@@ -176,18 +182,19 @@ export class DeploymentStore {
   }
 
   /** A tenant's deployments, newest first (`created_at` desc, then `id` asc): sorted on the first read after a write. */
-  sortedFor(tenantId: string): readonly Deployment[] {
-    if (this.sorted?.version !== this.entries.version) {
-      const byTenant = new Map<string, Deployment[]>();
-      for (const { deployment } of this.entries.values()) {
-        const list = byTenant.get(deployment.tenant_id);
-        if (list) list.push(deployment);
-        else byTenant.set(deployment.tenant_id, [deployment]);
+  listFor(tenantId: string): DeploymentList {
+    if (this.lists?.version !== this.entries.version) {
+      const byTenant = new Map<string, StoredDeployment[]>();
+      for (const entry of this.entries.values()) {
+        const list = byTenant.get(entry.deployment.tenant_id);
+        if (list) list.push(entry);
+        else byTenant.set(entry.deployment.tenant_id, [entry]);
       }
-      for (const list of byTenant.values()) list.sort(newestFirst);
-      this.sorted = { version: this.entries.version, byTenant };
+      const lists = new Map<string, DeploymentList>();
+      for (const [tenant, list] of byTenant) lists.set(tenant, new DeploymentList(list.sort((a, b) => newestFirst(a.deployment, b.deployment))));
+      this.lists = { version: this.entries.version, byTenant: lists };
     }
-    return this.sorted.byTenant.get(tenantId) ?? NO_DEPLOYMENTS;
+    return this.lists.byTenant.get(tenantId) ?? NO_DEPLOYMENTS;
   }
 
   private write(stored: StoredDeployment): void {
@@ -211,7 +218,7 @@ export class DeploymentStore {
   }
 }
 
-const NO_DEPLOYMENTS: readonly Deployment[] = Object.freeze([]);
+const NO_DEPLOYMENTS = new DeploymentList([]);
 
 /** `created_at` descending (epoch ms), then `id` ascending. */
 export function newestFirst(a: { created_at: number; id: string }, b: { created_at: number; id: string }): number {

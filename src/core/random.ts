@@ -1,4 +1,4 @@
-import { createHash, hash, randomBytes, randomUUID } from "node:crypto";
+import { hash, randomBytes, randomUUID } from "node:crypto";
 import type { Faker } from "@faker-js/faker";
 import { loadFaker } from "./lazy-faker.js";
 
@@ -145,12 +145,17 @@ function fakerSeedFrom(state: RandomState): number {
   return (state[0] ^ state[1] ^ state[2] ^ state[3]) >>> 1;
 }
 
-/** uuid5 (SHA-1, RFC 4122 §4.3) — the agent server derives default assistant ids this way. */
-export function uuid5(name: string, namespace: string): string {
-  const digest = createHash("sha1").update(Buffer.from(namespace.replace(/-/g, ""), "hex")).update(name, "utf8").digest();
+/** uuid5 (SHA-1, RFC 4122 §4.3) of `name` in a namespace (its 16 bytes: uuidBytes) — the agent server derives default assistant ids this way. */
+export function uuid5(name: string, namespace: Uint8Array): string {
+  const digest = hash("sha1", Buffer.concat([namespace, Buffer.from(name, "utf8")]), "buffer");
   digest[6] = ((digest[6] as number) & 0x0f) | 0x50;
   digest[8] = ((digest[8] as number) & 0x3f) | 0x80;
   return formatUuid(digest.subarray(0, 16));
+}
+
+/** A UUID's 16 bytes: a uuid5 namespace (constant namespaces are converted once, where they are declared). */
+export function uuidBytes(uuid: string): Buffer {
+  return Buffer.from(uuid.replace(/-/g, ""), "hex");
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,12 +1,12 @@
 import type { MockContext } from "../context.js";
 import { setOwn } from "../core/json.js";
-import { uuid5 } from "../core/random.js";
+import { uuid5, uuidBytes } from "../core/random.js";
 import { issueFeedbackToken } from "./feedback-tokens.js";
 import { dottedOrder, traceStoreOf } from "./trace-store.js";
 import type { Tracing } from "../ports.js";
 
 /** Names the child runs of agent-server runs (one per step node). */
-const STEP_NAMESPACE = "0e5c1a55-7a3e-4b1c-8d27-5e9f0c0de027";
+const STEP_NAMESPACE = uuidBytes("0e5c1a55-7a3e-4b1c-8d27-5e9f0c0de027");
 
 /**
  * The tracing service's side of the agent server's port, over this mock's feedback tokens and trace

@@ -1,6 +1,6 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { uuid5 } from "../core/random.js";
+import { uuid5, uuidBytes } from "../core/random.js";
 import type { TraceRunCreate, TraceRunUpdate } from "../schemas/types.gen.js";
 import { TRACING_TENANT_ID } from "./feedback-config-routes.js";
 
@@ -68,7 +68,7 @@ export interface IngestUpdate {
 }
 
 /** Names the projects of the mock's tenant get a stable id from (same name → same id in every mock). */
-const SESSION_NAMESPACE = "6f1f3d0e-5c55-4c1c-9b5e-7a1a7c0de000";
+const SESSION_NAMESPACE = uuidBytes("6f1f3d0e-5c55-4c1c-9b5e-7a1a7c0de000");
 
 /**
  * The runs the tracing service captured and the projects they went to, in one mock. Bounded: at most

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import request from "supertest";
 import { createApp } from "../../src/index.js";
-import { uuid5 } from "../../src/core/random.js";
+import { uuid5, uuidBytes } from "../../src/core/random.js";
 import { expectFits } from "../support/schema-assert.js";
 
 const AGENT_ID = "fe096781-5601-53d2-b2f6-0d3403f7e9ca";
@@ -78,7 +78,7 @@ describe("assistants", () => {
     const all = (await request(a).post("/assistants/search").send({ sort_by: "name", sort_order: "asc" }).expect(200)).body;
     expect(all.map((x: { graph_id: string; assistant_id: string }) => [x.graph_id, x.assistant_id])).toEqual([
       ["agent", AGENT_ID],
-      ["weather-bot", uuid5("weather-bot", "6ba7b821-9dad-11d1-80b4-00c04fd430c8")],
+      ["weather-bot", uuid5("weather-bot", uuidBytes("6ba7b821-9dad-11d1-80b4-00c04fd430c8"))],
     ]);
     expect(all[0]).toEqual({
       assistant_id: AGENT_ID,

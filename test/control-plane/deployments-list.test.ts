@@ -221,6 +221,17 @@ describe("GET /v2/deployments with generated deployments", () => {
     expect(filtered.length).toBeGreaterThan(0);
   });
 
+  it("name_contains matches within one name, alone or with other filters, at any depth", async () => {
+    const all = await walk(app, "", 100);
+    const [first, last] = [all[0] as Listed, all[all.length - 1] as Listed];
+    for (const needle of ["a", "-1", last.name, `${first.name.slice(-3)}\n${(all[1] as Listed).name.slice(0, 3)}`]) {
+      const expected = all.filter((d) => d.name.includes(needle)).map((d) => d.id);
+      expect((await walk(app, `name_contains=${encodeURIComponent(needle)}`, 40)).map((d) => d.id)).toEqual(expected);
+      const ready = all.filter((d) => d.status === "READY" && d.name.includes(needle)).map((d) => d.id);
+      expect((await walk(app, `name_contains=${encodeURIComponent(needle)}&status=READY`, 40)).map((d) => d.id)).toEqual(ready);
+    }
+  });
+
   it("generate.deployments.tenant_id puts them in another workspace", async () => {
     const other = createApp({ seed: 42, fixtures: ["fixtures", { generate: { deployments: { count: 30, tenant_id: STAGING } } }] });
     expect(await walk(other, "", 100)).toHaveLength(production.length);
