@@ -4,7 +4,7 @@ import { checkpointsIn, checkpointsOf, deleteCheckpoints, latestCheckpoint, thre
 import { agentErrors } from "./errors.js";
 import { runsIn, type RunService } from "./runs.js";
 import { applyWrites, ReducerError, type Channels } from "./reducers.js";
-import { contains } from "./search-filters.js";
+import { contains } from "../core/contains.js";
 import { publishThreadEvent } from "./thread-stream.js";
 import { threadsIn, newThread, type ThreadRecord, type ThreadStatus } from "./threads.js";
 

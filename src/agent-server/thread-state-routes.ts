@@ -3,7 +3,7 @@ import { getOwn, isPlainObject } from "../core/json.js";
 import { checkpointsOf, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { object, route, UUID, type RouteSpec } from "../http/route.js";
-import { contains } from "./search-filters.js";
+import { contains } from "../core/contains.js";
 import { requireThread } from "./threads-routes.js";
 import { errors, THREAD, THREAD_PATH } from "./route-schemas.js";
 

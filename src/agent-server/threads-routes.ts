@@ -3,10 +3,10 @@ import { getOwn, omit, setOwn } from "../core/json.js";
 import { reply, route, type RouteSpec } from "../http/route.js";
 import { deleteCheckpoints } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
-import { contains, selectFields } from "./search-filters.js";
+import { contains } from "../core/contains.js";
 import { runsIn, type RunService } from "./runs.js";
 import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
-import { paginate, sortInCreationOrder } from "./pagination.js";
+import { searchPage } from "./pagination.js";
 import { threadsIn, newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
 import { applySupersteps, type SuperstepUpdate } from "./thread-operations.js";
 
@@ -99,9 +99,7 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
             (!body.values || contains(t.values ?? {}, body.values)),
         );
         const key = body.sort_by;
-        sortInCreationOrder(found, (t) => t[key], body.sort_order);
-        const { page, headers } = paginate(found.map(threadResponse), body.offset, body.limit);
-        return reply(200, body.select ? page.map((t) => selectFields(t, body.select as string[])) : page, headers);
+        return searchPage(found, (t) => t[key], threadResponse, body);
       },
     }),
     route<{ params: ThreadPath }>({
