@@ -28,6 +28,9 @@ export function headers(properties: Record<string, JsonSchema>): JsonSchema {
   return { type: "object", properties, required: [] };
 }
 
+/** Every header of a run-create: the real server copies `user-agent` and `x-*` into the run's configurable. */
+export const RUN_HEADERS: JsonSchema = { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] };
+
 /** The run stream's own events (scenario events carry what their scenario says): checked like any answer. */
 const RUN_EVENTS = {
   metadata: { type: "object", required: ["run_id", "attempt"], properties: { run_id: UUID, attempt: { type: "integer", minimum: 1 } }, additionalProperties: false },

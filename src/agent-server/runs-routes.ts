@@ -1,9 +1,9 @@
 import type { MockContext } from "../context.js";
-import { hangUp, reply, route, sse, type RequestScope, type RouteSpec, type SseReply, type SseSink } from "../http/route.js";
+import { hangUp, reply, route, sse, type RequestScope, type ResponseSpec, type RouteSpec, type SseReply, type SseSink } from "../http/route.js";
 import { agentErrors } from "./errors.js";
 import { streamIdOf, type Execution, type Frame, type Outcome, type StreamListener } from "./run-execution.js";
 import { runsIn, finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
-import { errors, headers, RUN, RUN_PATH, RUN_STREAM, THREAD_PATH } from "./route-schemas.js";
+import { errors, headers, RUN, RUN_HEADERS, RUN_PATH, RUN_STREAM, THREAD_PATH } from "./route-schemas.js";
 import { HEARTBEAT, sseFrame } from "./sse.js";
 import { FaultyStreamWriter, type StreamHooks } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
@@ -46,66 +46,38 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
   const created: RouteSpec[] = [];
   for (const stateless of [false, true]) {
     const base = stateless ? "/runs" : "/threads/{thread_id}/runs";
-    const params = stateless ? undefined : THREAD_PATH;
-    const threadOf = (p: Record<string, string>) => (stateless ? null : (p.thread_id as string));
     const name = stateless ? "runs.stateless" : "runs";
-    const refusals = errors(400, 404, 409, 422);
+    // The three ways to create a run differ in their path, their answer and what they do with the run.
+    const create = (kind: RunScope["kind"], suffix: string, ok: ResponseSpec, answer: (created: ReturnType<RunService["create"]>, scope: RequestScope) => unknown): RouteSpec =>
+      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
+        name: `${name}.${kind === "background" ? "create" : kind}`,
+        method: "POST",
+        path: `${base}${suffix}`,
+        params: stateless ? undefined : THREAD_PATH,
+        body: `${RUN}RunCreate`,
+        emptyBody: null,
+        headers: RUN_HEADERS,
+        responses: { 200: ok, ...errors(400, 404, 409, 422) },
+        handler: ({ params, body, headers, scope }) => answer(runs.create(body, runScope(scope, kind, stateless ? null : (params.thread_id as string), headers)), scope),
+      });
     created.push(
-      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
-        name: `${name}.stream`,
-        method: "POST",
-        path: `${base}/stream`,
-        params,
-        body: `${RUN}RunCreate`,
-        emptyBody: null,
-        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
-        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
-        responses: { 200: RUN_STREAM, ...refusals },
-        handler: ({ params, body, headers, scope }) => {
-          const { run, execution } = runs.create(body, runScope(scope, "stream", threadOf(params), headers));
-          // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
-          return streamRun(run, execution, {
-            location: !stateless,
-            afterId: -1,
-            cancelOnDisconnect: run.on_disconnect === "cancel",
-            stallMs: ctx.options.streamStallMs,
-            // A fault rule that hit this request wins over the scenario turn's own `faults`.
-            fault: scope.streamFault ?? execution.script.fault,
-          });
-        },
-      }),
-      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
-        name: `${name}.create`,
-        method: "POST",
-        path: base,
-        params,
-        body: `${RUN}RunCreate`,
-        emptyBody: null,
-        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
-        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
-        responses: { 200: `${RUN}Run`, ...refusals },
-        handler: ({ params, body, headers, scope }) => {
-          const { run } = runs.create(body, runScope(scope, "background", threadOf(params), headers));
-          return reply(200, runResponse(run), { "Content-Location": runPath(run) });
-        },
-      }),
-      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
-        name: `${name}.wait`,
-        method: "POST",
-        path: `${base}/wait`,
-        params,
-        body: `${RUN}RunCreate`,
-        emptyBody: null,
-        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
-        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
-        responses: { 200: `${RUN}RunValues`, ...refusals },
-        handler: async ({ params, body, headers, scope }) => {
-          const { run, execution } = runs.create(body, runScope(scope, "wait", threadOf(params), headers));
-          const outcome = await outcomeOf(execution, run.on_disconnect === "cancel", scope.signal);
-          // A `disconnect` ending drops the run's own connection.
-          if (outcome.kind === "disconnect") return hangUp();
-          return reply(200, finalValues(outcome), joinHeaders(run));
-        },
+      create("stream", "/stream", RUN_STREAM, ({ run, execution }, scope) =>
+        // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
+        streamRun(run, execution, {
+          location: !stateless,
+          afterId: -1,
+          cancelOnDisconnect: run.on_disconnect === "cancel",
+          stallMs: ctx.options.streamStallMs,
+          // A fault rule that hit this request wins over the scenario turn's own `faults`.
+          fault: scope.streamFault ?? execution.script.fault,
+        }),
+      ),
+      create("background", "", `${RUN}Run`, ({ run }) => reply(200, runResponse(run), { "Content-Location": runPath(run) })),
+      create("wait", "/wait", `${RUN}RunValues`, async ({ run, execution }, scope) => {
+        const outcome = await outcomeOf(execution, run.on_disconnect === "cancel", scope.signal);
+        // A `disconnect` ending drops the run's own connection.
+        if (outcome.kind === "disconnect") return hangUp();
+        return reply(200, finalValues(outcome), joinHeaders(run));
       }),
     );
   }
