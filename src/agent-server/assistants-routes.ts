@@ -1,7 +1,7 @@
 import type { MockContext } from "../context.js";
 import { object, reply, route, UUID, type RouteSpec } from "../http/route.js";
 import type { RunService } from "./runs.js";
-import { deleteThread } from "./threads-routes.js";
+import { removeThread } from "./thread-operations.js";
 import { isUuid } from "../core/random.js";
 import { assistantResponse, defaultAssistantId, versionResponse, type AssistantCreateInput, type AssistantPatchInput, type Assistants } from "./assistants.js";
 import type { GraphCatalog } from "./graphs.js";
@@ -91,7 +91,7 @@ export function assistantsRoutes(ctx: MockContext, assistants: Assistants, graph
         // The document: `delete_threads` deletes every thread whose metadata names the assistant, with its runs and checkpoints.
         if (query.delete_threads) {
           const id = params.assistant_id.toLowerCase();
-          for (const thread of threadsIn(ctx).filter((t) => t.metadata.assistant_id === id)) deleteThread(ctx, runs, thread.thread_id);
+          for (const thread of threadsIn(ctx).filter((t) => t.metadata.assistant_id === id)) removeThread(ctx, runs, thread.thread_id);
         }
         return reply(204);
       },

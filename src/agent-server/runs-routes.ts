@@ -180,7 +180,7 @@ function joinHeaders(run: RunRecord): Record<string, string> {
 }
 
 /** The run a path names, on the thread it names: 404 when either does not exist. */
-function requireRun(ctx: MockContext, params: RunPath): RunRecord {
+export function requireRun(ctx: MockContext, params: RunPath): RunRecord {
   const thread = requireThread(ctx, params.thread_id);
   const run = runsIn(ctx).get(params.run_id);
   if (!run || run.thread_id !== thread.thread_id) throw agentErrors.notFound();

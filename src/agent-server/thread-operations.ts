@@ -101,13 +101,6 @@ function writerOf(base: CheckpointRecord | undefined, asNode: string | undefined
   return names.length === 1 ? (names[0] as string) : "__start__";
 }
 
-/** `{node: values}` (the node may be a client's `as_node`: data, never a prototype key). */
-function writes(node: string, values: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  setOwn(out, node, values);
-  return out;
-}
-
 /**
  * An update applied to state values as LangGraph's `update_state` applies a node's writes: through
  * the graph's channel reducers (reducers.ts); a list is several writes of the one step. A write the

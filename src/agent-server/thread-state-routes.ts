@@ -69,10 +69,7 @@ export function threadStateRoutes(ctx: MockContext): RouteSpec[] {
       path: "/threads/{thread_id}/state",
       params: THREAD_PATH,
       responses: { 200: `${THREAD}ThreadState`, ...errors(404, 422) },
-      handler: ({ params }) => {
-        const thread = requireThread(ctx, params.thread_id);
-        return threadStateResponse(thread.thread_id, latestCheckpoint(ctx, thread.thread_id));
-      },
+      handler: ({ params }) => stateAt(ctx, requireThread(ctx, params.thread_id).thread_id, null),
     }),
     route<{ params: { thread_id: string; checkpoint_id: string } }>({
       name: "threads.state.at_checkpoint",
