@@ -1,6 +1,6 @@
 import type { MockContext } from "../context.js";
 import { getOwn, isPlainObject, omit, setOwn } from "../core/json.js";
-import { checkpointsIn, checkpointsOf, deleteCheckpoints, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
+import { checkpointsIn, checkpointsOf, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { runsIn, type RunService } from "./runs.js";
 import { applyWrites, ReducerError, type Channels } from "./reducers.js";
@@ -35,7 +35,7 @@ export function removeThread(ctx: MockContext, runs: RunService, threadId: strin
   const runRecords = runsIn(ctx);
   for (const run of runRecords.filter((r) => r.thread_id === threadId)) runRecords.delete(run.run_id);
   threadsIn(ctx).delete(threadId);
-  deleteCheckpoints(ctx, threadId);
+  checkpointsIn(ctx).delete(threadId);
 }
 
 /**
