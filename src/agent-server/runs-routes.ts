@@ -1,11 +1,11 @@
 import type { MockContext } from "../context.js";
-import { hangUp, reply, route, sse, type RequestScope, type ResponseSpec, type RouteSpec, type SseReply, type SseSink } from "../http/route.js";
+import { hangUp, reply, route, sse, type RequestScope, type ResponseSpec, type RouteSpec, type SseReply } from "../http/route.js";
 import { agentErrors } from "./errors.js";
-import { streamIdOf, type Execution, type Frame, type Outcome, type StreamListener } from "./run-execution.js";
+import { streamIdOf, type Execution, type Outcome } from "./run-execution.js";
 import { runsIn, finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
 import { errors, headers, RUN, RUN_HEADERS, RUN_PATH, RUN_STREAM, THREAD_PATH } from "./route-schemas.js";
 import { HEARTBEAT, sseFrame } from "./sse.js";
-import { FaultyStreamWriter, type StreamHooks } from "./stream-faults.js";
+import { FaultyStreamWriter } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
 import { sortInCreationOrder } from "./pagination.js";
@@ -210,73 +210,34 @@ function streamRun(run: RunRecord, execution: Execution, options: StreamOptions)
   const headers: Record<string, string> = options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path };
   return sse(
     (sink) => {
-      const stream = new RunStream(sink, execution, options);
-      stream.start();
-      return () => stream.closed();
+      let unsubscribe: (() => void) | undefined;
+      const writer = new FaultyStreamWriter(sink, options.fault, { stop: () => unsubscribe?.(), drop: () => sink.drop(), endBody: () => sink.end() });
+      writer.start();
+      if (!writer.stopped) {
+        unsubscribe = execution.subscribe(
+          {
+            frame: (f) => {
+              if (options.modes && f.mode !== null && !options.modes.has(f.mode)) return;
+              writer.event(execution.script.resumable ? sseFrame(f.event, f.data, streamIdOf(f)) : sseFrame(f.event, f.data));
+            },
+            heartbeat: () => writer.heartbeat(HEARTBEAT),
+            // A drop closes the socket after what was written (no final chunk): the client sees a cut body.
+            end: (dropped) => writer.end(dropped),
+          },
+          options.afterId,
+        );
+        // A fault during the replay stopped the writer before the unsubscribe existed.
+        if (writer.stopped) unsubscribe();
+      }
+      // The client went away (or the stream ended).
+      return () => {
+        unsubscribe?.();
+        if (!execution.outcome && options.cancelOnDisconnect) execution.cancel("interrupt");
+      };
     },
     // Backpressure: a client that does not read is not fed, and is dropped after stallMs.
     { headers, stallMs: options.stallMs },
   );
-}
-
-/**
- * One run's stream: the run's listener and the fault writer's hooks. One object per stream holds what
- * each callback needs: a closure for each (and the context they shared) was a dozen allocations per
- * stream, kept while it lasts.
- */
-class RunStream implements StreamListener, StreamHooks {
-  private readonly writer: FaultyStreamWriter;
-  private readonly ids: boolean;
-  private unsubscribe: (() => void) | undefined;
-
-  constructor(
-    private readonly sink: SseSink,
-    private readonly execution: Execution,
-    private readonly options: StreamOptions,
-  ) {
-    this.ids = execution.script.resumable;
-    this.writer = new FaultyStreamWriter(sink, options.fault, this);
-  }
-
-  start(): void {
-    this.writer.start();
-    if (this.writer.stopped) return;
-    this.unsubscribe = this.execution.subscribe(this, this.options.afterId);
-    // A fault during the replay stopped the writer before the unsubscribe existed.
-    if (this.writer.stopped) this.unsubscribe();
-  }
-
-  /** The client went away (or the stream ended). */
-  closed(): void {
-    this.unsubscribe?.();
-    if (!this.execution.outcome && this.options.cancelOnDisconnect) this.execution.cancel("interrupt");
-  }
-
-  frame(f: Frame): void {
-    const modes = this.options.modes;
-    if (!modes || f.mode === null || modes.has(f.mode)) this.writer.event(this.ids ? sseFrame(f.event, f.data, streamIdOf(f)) : sseFrame(f.event, f.data));
-  }
-
-  heartbeat(): void {
-    this.writer.heartbeat(HEARTBEAT);
-  }
-
-  /** The run is over. A drop closes the socket after what was written (no final chunk): the client sees a cut body. */
-  end(dropped: boolean): void {
-    this.writer.end(dropped);
-  }
-
-  stop(): void {
-    this.unsubscribe?.();
-  }
-
-  drop(): void {
-    this.sink.drop();
-  }
-
-  endBody(): void {
-    this.sink.end();
-  }
 }
 
 /** The run's outcome once it is over; a client that leaves first cancels it when asked to. */
