@@ -4,11 +4,11 @@ import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, isPlainObject, setOwn } from "../core/json.js";
 import { isUuid, uuid5 } from "../core/random.js";
 import { UNTRACED, type Tracing } from "../ports.js";
-import { Assistants, type AssistantRef } from "./assistants.js";
+import type { Assistants, AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
 import { checkpointRunMetadata, findCheckpoint, latestCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
-import { applyWrites, DEFAULT_CHANNELS, emptyState, ReducerError, type Channels } from "./reducers.js";
+import { applyWrites, emptyState, ReducerError, type Channels } from "./reducers.js";
 import { eventMode, Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
@@ -161,19 +161,16 @@ export class RunService {
   /** The long-term store (`/store/*`) scenario turns write to. */
   private readonly items: ItemStore;
 
-  /** The assistants runs name (a graph's default one, or one made with `POST /assistants`). */
-  readonly assistants: Assistants;
-
   constructor(
     private readonly ctx: MockContext,
     private readonly scenarios: ScenarioRegistry,
-    assistants?: Assistants,
+    /** The assistants runs name (a graph's default one, or one made with `POST /assistants`). */
+    readonly assistants: Assistants,
     /** The tracing service's port: feedback URLs, and each finished run's trace. */
     private readonly tracing: Tracing = UNTRACED,
     /** The graphs' channel reducers (the `graphs` fixtures); MessagesState's for every graph without. */
-    private readonly graphs: { channels(graphId: string): Channels } = { channels: () => DEFAULT_CHANNELS },
+    private readonly graphs: { channels(graphId: string): Channels },
   ) {
-    this.assistants = assistants ?? new Assistants(ctx, () => scenarios.graphs());
     this.items = new ItemStore(ctx);
     ctx.onReset("store", () => {
       this.generation++;
