@@ -4,7 +4,7 @@ import type { JournalEntry, JournalFilter } from "./http/journal.js";
 import { formatTimestamp } from "./core/clock.js";
 import { parseDuration } from "./core/duration.js";
 import { LoadError, type LoadProblem } from "./core/load-error.js";
-import { parseDocument } from "./core/read-documents.js";
+import { parseDocument, type SourceDocument } from "./core/read-documents.js";
 import { ControlError, requireKnownKeys } from "./control-error.js";
 import type { AdminRun, AgentServerControl, OverrideHandle, RunFilter, ScenarioInput } from "./agent-server/index.js";
 import type { ControlPlaneControl, RevisionStatus } from "./control-plane/index.js";
@@ -159,15 +159,7 @@ export class MockControl {
    * refused whole: ControlError 422 with the problems (file, JSON pointer, reason).
    */
   loadScenarioText(text: string, format: "json" | "yaml"): string[] {
-    if (!text.trim()) throw new ControlError(400, "Send a scenario file's content (JSON or YAML): one scenario or a list of scenarios");
-    const problems: LoadProblem[] = [];
-    const doc = parseDocument(`<POST /_mock/scenarios>.${format}`, text, problems, true);
-    try {
-      return this.services.agentServer.addScenarios(doc ? [doc] : [], problems);
-    } catch (err) {
-      if (err instanceof LoadError) throw new ControlError(422, err.problems);
-      throw err;
-    }
+    return refusedAs422(() => this.services.agentServer.addScenarios(...uploaded(text, format, "scenarios")));
   }
 
   /**
@@ -181,15 +173,7 @@ export class MockControl {
 
   /** use() with a scenario file's content (JSON or YAML: one scenario or a list), as loadScenarioText() loads one. */
   useScenarioText(text: string, format: "json" | "yaml"): OverrideHandle {
-    if (!text.trim()) throw new ControlError(400, "Send a scenario file's content (JSON or YAML): one scenario or a list of scenarios");
-    const problems: LoadProblem[] = [];
-    const doc = parseDocument(`<POST /_mock/overrides>.${format}`, text, problems, true);
-    try {
-      return this.services.agentServer.useScenarioDocuments(doc ? [doc] : [], problems);
-    } catch (err) {
-      if (err instanceof LoadError) throw new ControlError(422, err.problems);
-      throw err;
-    }
+    return refusedAs422(() => this.services.agentServer.useScenarioDocuments(...uploaded(text, format, "overrides")));
   }
 
   removeScenario(name: string): void {
@@ -214,13 +198,7 @@ export class MockControl {
     const faults = this.ctx.faults;
     return {
       add: (rule: FaultRuleInput): FaultHandle => {
-        let checked: FaultRuleInput;
-        try {
-          [checked] = readFaultRules([rule]) as [FaultRuleInput];
-        } catch (err) {
-          if (err instanceof LoadError) throw new ControlError(422, err.problems);
-          throw err;
-        }
+        const [checked] = refusedAs422(() => readFaultRules([rule]) as [FaultRuleInput]);
         let added: FaultRule;
         try {
           added = faults.add(checked);
@@ -324,6 +302,24 @@ export class MockControl {
       },
       state: (): ClockState => ({ now: formatTimestamp(clock.now()), mode: clock.mode, auto_advance: clock.autoAdvance, lifecycle: ctx.lifecycle }),
     };
+  }
+}
+
+/** A scenario file's content as sent to `/_mock/<path>`, parsed: the documents and the problems so far. */
+function uploaded(text: string, format: "json" | "yaml", path: string): [SourceDocument[], LoadProblem[]] {
+  if (!text.trim()) throw new ControlError(400, "Send a scenario file's content (JSON or YAML): one scenario or a list of scenarios");
+  const problems: LoadProblem[] = [];
+  const doc = parseDocument(`<POST /_mock/${path}>.${format}`, text, problems, true);
+  return [doc ? [doc] : [], problems];
+}
+
+/** What does not load (a LoadError) is a ControlError 422 with its problems (file, JSON pointer, reason). */
+function refusedAs422<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (err) {
+    if (err instanceof LoadError) throw new ControlError(422, err.problems);
+    throw err;
   }
 }
 

@@ -5,8 +5,6 @@ import { schemas } from "../schemas/registry.js";
 
 const S = "admin/control.json#/$defs/";
 
-type Wait<F> = { query: F & Pick<WaitOptions, "count" | "timeout"> };
-
 /**
  * What the mock saw: `/_mock/feedback`, `/_mock/requests` and `/_mock/runs` — each a thin adapter over
  * the MockControl method of the same name, lists as `{"items": […], "count": n}` — and
@@ -68,48 +66,31 @@ export function inspectionRoutes(control: MockControl): RouteSpec[] {
       responses: { 200: `${S}AdminRun` },
       handler: ({ params }) => control.run(params.run_id),
     }),
-    route<Wait<FeedbackFilter>>({
-      name: "admin.wait.feedback",
-      method: "GET",
-      path: "/wait/feedback",
-      summary: "Answer once `count` feedback records match (408 after `timeout` real ms)",
-      query: waitQuery("FeedbackQuery"),
-      responses: { 200: `${S}FeedbackList` },
-      handler: ({ query: { count, timeout, ...filter }, scope }) => answerWait(scope.signal, control.waitFor.feedback(filter, { count, timeout, signal: scope.signal })),
-    }),
-    route<Wait<JournalFilter>>({
-      name: "admin.wait.requests",
-      method: "GET",
-      path: "/wait/requests",
-      summary: "Answer once `count` journaled requests match (408 after `timeout` real ms)",
-      query: waitQuery("RequestsQuery"),
-      responses: { 200: `${S}RequestList` },
-      handler: ({ query: { count, timeout, ...filter }, scope }) => answerWait(scope.signal, control.waitFor.request(filter, { count, timeout, signal: scope.signal })),
-    }),
-    route<Wait<RunFilter>>({
-      name: "admin.wait.runs",
-      method: "GET",
-      path: "/wait/runs",
-      summary: "Answer once `count` runs match (408 after `timeout` real ms)",
-      query: waitQuery("RunsQuery"),
-      responses: { 200: `${S}RunList` },
-      handler: ({ query: { count, timeout, ...filter }, scope }) => answerWait(scope.signal, control.waitFor.run(filter, { count, timeout, signal: scope.signal })),
-    }),
+    waitRoute("feedback", "feedback records", `${S}FeedbackQuery`, `${S}FeedbackList`, (filter: FeedbackFilter, options) => control.waitFor.feedback(filter, options)),
+    waitRoute("requests", "journaled requests", `${S}RequestsQuery`, `${S}RequestList`, (filter: JournalFilter, options) => control.waitFor.request(filter, options)),
+    waitRoute("runs", "runs", `${S}RunsQuery`, `${S}RunList`, (filter: RunFilter, options) => control.waitFor.run(filter, options)),
   ];
 }
 
-/** A listing's filters (its query schema) plus `count` and `timeout` (WaitQuery): one declaration of each. */
-function waitQuery(listing: string): JsonSchema {
-  const registry = schemas();
-  const properties = (def: string) => registry.resolve(`${S}${def}`).properties as Record<string, JsonSchema>;
-  return { type: "object", properties: { ...properties(listing), ...properties("WaitQuery") } };
-}
-
-/** A wait's listing; nothing when the client hung up (the wait stopped with its signal, and nobody reads an answer). */
-function answerWait<T>(signal: AbortSignal, waiting: Promise<T[]>): Promise<{ items: T[]; count: number } | undefined> {
-  return waiting.then(list, (err: unknown) => {
-    if (signal.aborted) return undefined;
-    throw err;
+/**
+ * `GET /_mock/wait/<path>`: answers as the listing (`answer`) once `count` items match the filters, a
+ * long poll on `waitFor`. Its query is the listing's filters (their schema) plus `count` and `timeout`.
+ */
+export function waitRoute<F, T>(path: string, what: string, filters: string, listing: string, wait: (filter: F, options: WaitOptions) => Promise<T[]>, answer: (items: T[]) => unknown = list): RouteSpec {
+  const properties = (ref: string) => schemas().resolve(ref).properties as Record<string, JsonSchema>;
+  return route<{ query: Pick<WaitOptions, "count" | "timeout"> }>({
+    name: `admin.wait.${path}`,
+    method: "GET",
+    path: `/wait/${path}`,
+    summary: `Answer once \`count\` ${what} match (408 after \`timeout\` real ms)`,
+    query: { type: "object", properties: { ...properties(filters), ...properties(`${S}WaitQuery`) } },
+    responses: { 200: listing },
+    handler: ({ query: { count, timeout, ...filter }, scope }) =>
+      wait(filter as F, { count, timeout, signal: scope.signal }).then(answer, (err: unknown) => {
+        // The client hung up: the wait stopped with its signal, and nobody reads an answer.
+        if (scope.signal.aborted) return undefined;
+        throw err;
+      }),
   });
 }
 

@@ -1,5 +1,5 @@
 import { route, type RouteSpec } from "../http/route.js";
-import { schemas } from "../schemas/registry.js";
+import { waitRoute } from "./inspection-routes.js";
 import type { MockControl, TraceFilter } from "../mock-control.js";
 
 const T = "tracing/runs.json#/$defs/";
@@ -19,23 +19,7 @@ export function tracesRoutes(control: MockControl): RouteSpec[] {
         return { items, count: items.length, dropped: control.droppedTraces() };
       },
     }),
-    route<{ query: TraceFilter & { count?: number; timeout?: number } }>({
-      name: "admin.wait.traces",
-      method: "GET",
-      path: "/wait/traces",
-      summary: "Answer once `count` captured runs match (408 after `timeout` real ms)",
-      query: { type: "object", properties: { ...propertiesOf(`${T}TracesQuery`), ...propertiesOf("admin/control.json#/$defs/WaitQuery") } },
-      responses: { 200: `${T}CapturedTraceList` },
-      handler: ({ query: { count, timeout, ...filter }, scope }) =>
-        control.waitFor.trace(filter, { count, timeout, signal: scope.signal }).then(
-          (items) => ({ items, count: items.length, dropped: control.droppedTraces() }),
-          (err: unknown) => {
-            // The client hung up: nobody reads an answer.
-            if (scope.signal.aborted) return undefined;
-            throw err;
-          },
-        ),
-    }),
+    waitRoute("traces", "captured runs", `${T}TracesQuery`, `${T}CapturedTraceList`, (filter: TraceFilter, options) => control.waitFor.trace(filter, options), (items) => ({ items, count: items.length, dropped: control.droppedTraces() })),
     route({
       name: "admin.traces.clear",
       method: "DELETE",
@@ -47,6 +31,3 @@ export function tracesRoutes(control: MockControl): RouteSpec[] {
   ];
 }
 
-function propertiesOf(ref: string): Record<string, unknown> {
-  return schemas().resolve(ref).properties as Record<string, unknown>;
-}

@@ -1,12 +1,12 @@
 import type { MockContext } from "../context.js";
 import { object, reply, route, UUID, type RouteSpec } from "../http/route.js";
 import type { RunService } from "./runs.js";
-import { deleteThread } from "./threads-routes.js";
+import { removeThread } from "./thread-operations.js";
 import { isUuid } from "../core/random.js";
 import { assistantResponse, defaultAssistantId, versionResponse, type AssistantCreateInput, type AssistantPatchInput, type Assistants } from "./assistants.js";
 import type { GraphCatalog } from "./graphs.js";
-import { contains, selectFields } from "./search-filters.js";
-import { paginate, sortInCreationOrder } from "./pagination.js";
+import { contains } from "../core/contains.js";
+import { searchPage } from "./pagination.js";
 import { agentErrors } from "./errors.js";
 import { ASSISTANT, errors } from "./route-schemas.js";
 import type { AssistantCountRequest, AssistantSearchRequest, AssistantVersionsRequest } from "../schemas/types.gen.js";
@@ -49,9 +49,7 @@ export function assistantsRoutes(ctx: MockContext, assistants: Assistants, graph
         const found = assistants.all().filter((a) => matches(a, body));
         const key = body.sort_by;
         // Names and graph ids sort case-insensitively, as the real server's LOWER().
-        sortInCreationOrder(found, (a) => (key === "name" || key === "graph_id" ? a[key].toLowerCase() : a[key]), body.sort_order);
-        const { page, headers } = paginate(found.map(assistantResponse), body.offset, body.limit);
-        return reply(200, body.select ? page.map((a) => selectFields(a, body.select as string[])) : page, headers);
+        return searchPage(found, (a) => (key === "name" || key === "graph_id" ? a[key].toLowerCase() : a[key]), assistantResponse, body);
       },
     }),
     route<{ body: AssistantCountRequest }>({
@@ -93,7 +91,7 @@ export function assistantsRoutes(ctx: MockContext, assistants: Assistants, graph
         // The document: `delete_threads` deletes every thread whose metadata names the assistant, with its runs and checkpoints.
         if (query.delete_threads) {
           const id = params.assistant_id.toLowerCase();
-          for (const thread of threadsIn(ctx).filter((t) => t.metadata.assistant_id === id)) deleteThread(ctx, runs, thread.thread_id);
+          for (const thread of threadsIn(ctx).filter((t) => t.metadata.assistant_id === id)) removeThread(ctx, runs, thread.thread_id);
         }
         return reply(204);
       },

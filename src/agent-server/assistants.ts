@@ -36,20 +36,9 @@ export interface AssistantRecord {
 /** One version of an assistant, as the real server's assistant_versions row (which has no updated_at). */
 export type AssistantVersionRecord = Omit<AssistantRecord, "updated_at">;
 
-/** Default assistant ids already derived: every run names its assistant, and a SHA-1 per run adds up. */
-const defaultIds = new Map<string, string>();
-/** Bound of defaultIds: graph names come from loaded scenarios and fixtures, but a long-lived process may load many. */
-const MAX_DEFAULT_IDS = 1000;
-
 /** The id of a graph's default assistant: uuid5(graph), as the real server creates it at start. */
 export function defaultAssistantId(graph: string): string {
-  let id = defaultIds.get(graph);
-  if (id === undefined) {
-    if (defaultIds.size >= MAX_DEFAULT_IDS) defaultIds.clear();
-    id = uuid5(graph, ASSISTANT_NAMESPACE);
-    defaultIds.set(graph, id);
-  }
-  return id;
+  return uuid5(graph, ASSISTANT_NAMESPACE);
 }
 
 /** The `Assistant` wire form (schema agent-server/assistant.json#/$defs/Assistant). */
@@ -177,12 +166,9 @@ export class Assistants {
   /** `DELETE /assistants/{id}`: the assistant and its versions. */
   delete(id: string): void {
     const current = this.require(id);
-    const assistants = assistantsIn(this.ctx);
-    const assistantVersions = assistantVersionsIn(this.ctx);
-    const deletedDefaults = deletedDefaultsIn(this.ctx);
-    assistants.delete(current.assistant_id);
-    assistantVersions.delete(current.assistant_id);
-    if (current.assistant_id === defaultAssistantId(current.graph_id)) deletedDefaults.set(current.assistant_id, true);
+    assistantsIn(this.ctx).delete(current.assistant_id);
+    assistantVersionsIn(this.ctx).delete(current.assistant_id);
+    if (current.assistant_id === defaultAssistantId(current.graph_id)) deletedDefaultsIn(this.ctx).set(current.assistant_id, true);
   }
 
   /** `POST /assistants/{id}/versions`: newest first, filtered by metadata; none is the real server's 404. */

@@ -66,10 +66,6 @@ export function latestCheckpoint(ctx: MockContext, threadId: string): Checkpoint
   return checkpointsIn(ctx).get(threadId)?.at(-1);
 }
 
-export function deleteCheckpoints(ctx: MockContext, threadId: string): void {
-  checkpointsIn(ctx).delete(threadId);
-}
-
 /** The thread's checkpoint with this id. */
 export function findCheckpoint(ctx: MockContext, threadId: string, checkpointId: string): CheckpointRecord | undefined {
   return checkpointsIn(ctx).get(threadId)?.find((c) => c.checkpoint_id === checkpointId);
@@ -207,29 +203,19 @@ export function threadStateResponse(threadId: string, c: CheckpointRecord | unde
     return { values: {}, next: [], tasks: [], checkpoint, metadata: null, created_at: null, parent_checkpoint: null, interrupts: [] };
   }
   const node = c.next[0] ?? "agent";
-  const interrupted = Object.entries(c.interrupts).map(([taskId, list]) => ({
-    id: taskId,
-    name: node,
-    path: ["__pregel_pull", node],
+  // As LangGraph's StateSnapshot: a task per node of `next`, with what it returned once it ran.
+  const task = (id: string, name: string, interrupts: Interrupt[]) => ({
+    id,
+    name,
+    path: ["__pregel_pull", name],
     error: null,
-    interrupts: list,
+    interrupts,
     checkpoint: null,
     state: null,
-    result: c.results && Object.hasOwn(c.results, node) ? c.results[node] : null,
-  }));
-  // As LangGraph's StateSnapshot: a task per node of `next`, with what it returned once it ran.
-  const pending = interrupted.length
-    ? interrupted
-    : c.next.map((name) => ({
-        id: taskId(c.checkpoint_id, name),
-        name,
-        path: ["__pregel_pull", name],
-        error: null,
-        interrupts: [],
-        checkpoint: null,
-        state: null,
-        result: c.results && Object.hasOwn(c.results, name) ? c.results[name] : null,
-      }));
+    result: c.results && Object.hasOwn(c.results, name) ? c.results[name] : null,
+  });
+  const interrupted = Object.entries(c.interrupts).map(([id, list]) => task(id, node, list));
+  const pending = interrupted.length ? interrupted : c.next.map((name) => task(taskId(c.checkpoint_id, name), name, []));
   return {
     values: c.values,
     next: c.next,

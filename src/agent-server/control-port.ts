@@ -4,8 +4,8 @@ import type { EventBus } from "../core/event-bus.js";
 import type { LoadProblem } from "../core/load-error.js";
 import type { SourceDocument } from "../core/read-documents.js";
 import type { ScenarioSummary } from "../schemas/types.gen.js";
-import type { Execution, Frame } from "./run-execution.js";
-import { adminRunResponse, runsIn, type RunRecord, type RunService } from "./runs.js";
+import type { Frame } from "./run-execution.js";
+import { adminRunResponse, runsIn, type RunService } from "./runs.js";
 import type { OverrideHandle, ScenarioRegistry } from "./scenario-registry.js";
 import type { LoadedScenario, ScenarioInput } from "./scenario-types.js";
 
@@ -86,34 +86,18 @@ export function agentServerControl(ctx: MockContext, registry: ScenarioRegistry,
         if (!run) return bus.emit("run.removed", () => ({ run_id: id }));
         if (!previous) {
           bus.emit("run.created", () => adminRunResponse(run));
-          // The execution is registered right after the record; its events are replayed on subscribe.
-          if (bus.listening) queueMicrotask(() => follow(runService.execution(run.run_id), run, -1));
+          // The execution is registered right after the record; each of its events is told as it comes.
+          queueMicrotask(() =>
+            runService.execution(run.run_id)?.subscribe({
+              frame: (frame) => bus.emit("run.event", () => ({ run_id: run.run_id, ...timelineEntry(frame, run.created_at) })),
+              heartbeat: () => {},
+              end: () => {},
+            }),
+          );
         } else if (run.status !== previous.status) {
           bus.emit(TERMINAL.has(run.status) ? "run.ended" : "run.updated", () => adminRunResponse(run));
         }
       });
-      // A run's events are followed only while someone follows the feed (following every run of a
-      // burst of streams cost a microtask, a listener and a call per event, for nobody). Whoever starts
-      // following gets the events of the runs still playing from then on.
-      const followed = new WeakSet<Execution>();
-      const follow = (execution: Execution | undefined, run: RunRecord, afterId: number) => {
-        if (!execution || followed.has(execution)) return;
-        followed.add(execution);
-        execution.subscribe({
-          // Checked here too: a run's every event would otherwise build the payload's closure for nobody.
-          frame: (frame) => {
-            if (bus.listening) bus.emit("run.event", () => ({ run_id: run.run_id, ...timelineEntry(frame, run.created_at) }));
-          },
-          heartbeat: () => {},
-          end: () => {},
-        }, afterId);
-      };
-      bus.onFirstListener = () => {
-        for (const execution of runService.playing()) {
-          const run = runs.get(execution.script.run_id);
-          if (run) follow(execution, run, execution.frames.length - 1);
-        }
-      };
       registry.subscribe((action, names) => bus.emit(`scenarios.${action}`, () => ({ names: [...names] })));
     },
   };

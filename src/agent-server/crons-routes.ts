@@ -5,9 +5,9 @@ import type { CronCountRequest, CronCreate, CronPatch, CronSearch, ThreadCronCre
 import type { Assistants } from "./assistants.js";
 import { cronsIn, checkSchedule, cronResponse, nextRunDate, parseEndTime, type CronRecord, type CronScheduler } from "./crons.js";
 import { agentErrors } from "./errors.js";
-import { paginate, sortInCreationOrder } from "./pagination.js";
+import { searchPage } from "./pagination.js";
 import { errors, THREAD_PATH } from "./route-schemas.js";
-import { contains, selectFields } from "./search-filters.js";
+import { contains } from "../core/contains.js";
 import { threadsIn } from "./threads.js";
 
 const CRON = "agent-server/cron.json#/$defs/";
@@ -91,9 +91,8 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, assistan
           .filter((c) => matches(c, body) && (body.enabled === undefined || c.enabled === body.enabled));
         const key = body.sort_by;
         // [real] Postgres order: NULLs sort as larger than every value (last ascending, first descending).
-        sortInCreationOrder(found, (c) => c[key], body.sort_order);
-        const { page, headers } = paginate(found.map(cronResponse), body.offset, body.limit);
-        return reply(200, body.select?.length ? page.map((c) => selectFields(c, body.select as string[])) : page, headers);
+        // An empty `select` is every field, as there.
+        return searchPage(found, (c) => c[key], cronResponse, { ...body, select: body.select?.length ? body.select : undefined });
       },
     }),
     route<{ body: CronCountRequest }>({

@@ -32,8 +32,6 @@ export type { Ending, LoadedScenario, Scenario, ScenarioEvent, ScenarioFile, Sce
 
 /** The agent server's state and control: what its routes, the admin API and MockControl share. */
 export interface AgentServer {
-  /** Loads scenario files, folders or objects; returns the names loaded. Throws LoadError on a bad one. */
-  loadScenarios(input: readonly (string | ScenarioInput)[]): Promise<string[]>;
   /** The loaded scenarios (admin routes list, add and remove them). */
   scenarios: ScenarioRegistry;
   runs: RunService;
@@ -56,7 +54,7 @@ export interface AgentServer {
  * @example
  * const agent = agentServer(ctx, ["scenarios"]);
  * registrar.add(agentServerModule(ctx, agent));
- * await agent.loadScenarios([{ name: "hello", events: [{ event: "values", data: { messages: [] } }] }]);
+ * await agent.control.loadScenarios([{ name: "hello", events: [{ event: "values", data: { messages: [] } }] }]);
  */
 export function agentServer(ctx: MockContext, scenarios: readonly (string | ScenarioInput)[], tracing?: Tracing): AgentServer {
   const registry = new ScenarioRegistry();
@@ -68,7 +66,6 @@ export function agentServer(ctx: MockContext, scenarios: readonly (string | Scen
   const assistants = new Assistants(ctx, () => [...registry.graphs(), ...graphs.ids()]);
   const runs = new RunService(ctx, registry, assistants, tracing, graphs);
   return {
-    loadScenarios: async (input) => registry.load(input),
     scenarios: registry,
     runs,
     crons: new CronScheduler(ctx, runs),

@@ -1,3 +1,6 @@
+import { getOwn } from "../core/json.js";
+import { reply, type Reply } from "../http/route.js";
+
 /**
  * The page of a search and its `X-Pagination-*` headers, as the real server sends them
  * (docs/decisions/conformance-js-vs-python.md §20): while more results follow, `X-Pagination-Next`
@@ -26,4 +29,11 @@ export function sortInCreationOrder<T>(list: T[], value: (item: T) => string | n
     const y = value(b);
     return sign * (x === y ? 0 : x === null ? 1 : y === null ? -1 : x < y ? -1 : 1);
   });
+}
+
+/** A search route's answer: `found` sorted in creation order by `value`, one page of wire forms, cut to the `select`ed fields. */
+export function searchPage<T>(found: T[], value: (item: T) => string | number | null, toWire: (item: T) => Record<string, unknown>, search: { sort_order: "asc" | "desc"; offset: number; limit: number; select?: string[] | null }): Reply {
+  const { page, headers } = paginate(sortInCreationOrder(found, value, search.sort_order).map(toWire), search.offset, search.limit);
+  const select = (item: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.map((f) => [f, getOwn(item, f)]));
+  return reply(200, search.select ? page.map((item) => select(item, search.select as string[])) : page, headers);
 }

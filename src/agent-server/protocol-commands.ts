@@ -65,17 +65,13 @@ export class ProtocolCommands {
     }
     const input = params.input;
     const resume = input !== undefined && input !== null && this.hasPendingInterrupts(scope.threadId);
-    const started = this.start(session, scope, {
+    const started = this.start(session, scope, params, {
       assistant_id: assistantId,
       input: resume ? null : (input ?? null),
       ...(resume ? { command: { resume: input } } : {}),
-      config: isPlainObject(params.config) ? params.config : undefined,
-      metadata: isPlainObject(params.metadata) ? params.metadata : undefined,
       multitask_strategy: typeof params.multitaskStrategy === "string" && STRATEGIES.includes(params.multitaskStrategy) ? (params.multitaskStrategy as MultitaskStrategy) : "enqueue",
     });
-    if ("error" in started) return this.error(id, started.error, started.message, scope.threadId);
-    session.assistantId = assistantId;
-    return this.success(id, { run_id: started.runId }, scope.threadId);
+    return "error" in started ? this.error(id, started.error, started.message, scope.threadId) : this.success(id, { run_id: started.runId }, scope.threadId);
   }
 
   /** `input.respond`: resumes the interrupted thread with `{interrupt_id: response}` (one, or a `responses` batch). */
@@ -103,17 +99,8 @@ export class ProtocolCommands {
     const command: Json = { resume };
     if (isPlainObject(params.update) || Array.isArray(params.update)) command.update = params.update;
     if (typeof params.goto === "string" || Array.isArray(params.goto) || isPlainObject(params.goto)) command.goto = params.goto;
-    const started = this.start(session, scope, {
-      assistant_id: assistantId,
-      input: null,
-      command,
-      config: isPlainObject(params.config) ? params.config : undefined,
-      metadata: isPlainObject(params.metadata) ? params.metadata : undefined,
-      multitask_strategy: "enqueue",
-    });
-    if ("error" in started) return this.error(id, started.error, started.message, scope.threadId);
-    session.assistantId = assistantId;
-    return this.success(id, {}, scope.threadId);
+    const started = this.start(session, scope, params, { assistant_id: assistantId, input: null, command, multitask_strategy: "enqueue" });
+    return "error" in started ? this.error(id, started.error, started.message, scope.threadId) : this.success(id, {}, scope.threadId);
   }
 
   private hasPendingInterrupts(threadId: string): boolean {
@@ -123,21 +110,24 @@ export class ProtocolCommands {
 
   /**
    * Creates the run as the JS server does (every protocol stream mode, subgraphs, resumable, the
-   * thread created when missing) and binds the session to it. A refusal (no scenario, a busy thread
-   * with `reject`, an unknown assistant) is an `invalid_argument` with the server's text.
+   * thread created when missing, the command's `config` and `metadata`) and binds the session and its
+   * assistant to it. A refusal (no scenario, a busy thread with `reject`, an unknown assistant) is an
+   * `invalid_argument` with the server's text.
    */
   private start(
     session: ProtocolSession,
     scope: CommandScope,
-    run: { assistant_id: string; input: unknown; command?: Json; config: Json | undefined; metadata: Json | undefined; multitask_strategy: MultitaskStrategy },
+    params: Json,
+    run: { assistant_id: string; input: unknown; command?: Json; multitask_strategy: MultitaskStrategy },
   ): { runId: string } | { error: ErrorCode; message: string } {
-    const configurable = isPlainObject(run.config?.configurable) ? run.config.configurable : {};
+    const config = isPlainObject(params.config) ? params.config : undefined;
+    const configurable = isPlainObject(config?.configurable) ? config.configurable : {};
     const body = {
       assistant_id: run.assistant_id,
       input: run.input,
       ...(run.command ? { command: run.command } : {}),
-      ...(run.config ? { config: run.config } : {}),
-      ...(run.metadata ? { metadata: run.metadata } : {}),
+      ...(config ? { config } : {}),
+      ...(isPlainObject(params.metadata) ? { metadata: params.metadata } : {}),
       // A fork: the SDK folds its `forkFrom` option into `config.configurable.checkpoint_id`.
       ...(typeof configurable.checkpoint_id === "string" ? { checkpoint_id: configurable.checkpoint_id } : {}),
       stream_mode: PROTOCOL_RUN_MODES,
@@ -176,6 +166,7 @@ export class ProtocolCommands {
       end: () => guarded(() => converter.end(execution.outcome)),
     });
     session.detachRun = stop;
+    session.assistantId = run.assistant_id;
     return { runId: record.run_id };
   }
 

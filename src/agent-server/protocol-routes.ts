@@ -8,13 +8,10 @@ import type { ProtocolCommand, ProtocolEvent, ProtocolEventStreamRequest } from 
 import { agentErrors } from "./errors.js";
 import { ProtocolCommands } from "./protocol-commands.js";
 import { protocolSessions } from "./protocol-session.js";
-import { headers, THREAD_PATH } from "./route-schemas.js";
+import { headers, RUN_HEADERS, THREAD_PATH } from "./route-schemas.js";
 import type { RunService } from "./runs.js";
 
 const PROTOCOL = "agent-server/protocol.json#/$defs/";
-
-/** Headers the run a command starts may copy into its configurable (`user-agent`, `x-*`), as on the run routes. */
-const RUN_HEADERS = { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] };
 
 /**
  * `POST /threads/{thread_id}/commands` and `POST /threads/{thread_id}/stream/events`: Protocol v2 over

@@ -195,10 +195,6 @@ export function protocolSessions(ctx: MockContext): ProtocolSessions {
  */
 export class ProtocolSessions {
   private readonly byThread = new Map<string, ProtocolSession>();
-  /** The threads collection's version when the sessions were last checked against it. */
-  private checkedAt = -1;
-  /** A session was made for a thread that did not exist (yet): check at the next look-up. */
-  private unchecked = false;
 
   constructor(private readonly ctx: MockContext) {
     ctx.onReset("store", () => this.byThread.clear());
@@ -212,10 +208,7 @@ export class ProtocolSessions {
   of(threadId: string): ProtocolSession {
     this.sweep();
     let session = this.byThread.get(threadId);
-    if (!session) {
-      this.byThread.set(threadId, (session = new ProtocolSession(() => this.ctx.clock.now())));
-      if (!threadsIn(this.ctx).has(threadId)) this.unchecked = true;
-    }
+    if (!session) this.byThread.set(threadId, (session = new ProtocolSession(() => this.ctx.clock.now())));
     return session;
   }
 
@@ -224,14 +217,9 @@ export class ProtocolSessions {
     return this.byThread.get(threadId);
   }
 
-  /** Opens an event stream on the thread's session; the returned detach also lets the session go if nothing else keeps it. */
+  /** Opens an event stream on the thread's session; once detached, the session goes at the next look-up if nothing else keeps it. */
   attach(threadId: string, filter: EventFilter, since: number | undefined, send: (event: ProtocolEvent) => void): () => void {
-    const session = this.of(threadId);
-    const detach = session.attach(filter, since, send);
-    return () => {
-      detach();
-      this.unchecked = true;
-    };
+    return this.of(threadId).attach(filter, since, send);
   }
 
   /** Sessions held (tests check that they go with their threads). */
@@ -240,11 +228,9 @@ export class ProtocolSessions {
     return this.byThread.size;
   }
 
+  /** Drops the sessions of threads that are gone (or never came) that no stream reads. */
   private sweep(): void {
     const threads = threadsIn(this.ctx);
-    if (!this.unchecked && threads.version === this.checkedAt) return;
-    this.checkedAt = threads.version;
-    this.unchecked = false;
     for (const [threadId, session] of this.byThread) {
       if (session.sinkCount > 0 || threads.has(threadId)) continue;
       session.detachRun?.();

@@ -1,5 +1,4 @@
 import { object, UUID, type JsonSchema, type ResponseSpec } from "../http/route.js";
-import { perProcess } from "../core/memo.js";
 
 /** Schemas the agent server's route declarations share. */
 export const THREAD = "agent-server/thread.json#/$defs/";
@@ -13,20 +12,18 @@ export const ERROR = "common/errors.json#/$defs/HTTPError";
 export const THREAD_PATH = object({ thread_id: UUID });
 export const RUN_PATH = object({ thread_id: UUID, run_id: UUID });
 
-/**
- * The error statuses a route answers with, each in the `{detail}` shape. Made once per list and
- * process (routes spread it into their own `responses`): an object with integer keys is built with
- * room for every index up to the largest, kilobytes each, for a hundred routes per start.
- */
-export function errors(...statuses: number[]): Readonly<Record<number, ResponseSpec>> {
-  return errorSpec(statuses.join());
+/** The error statuses a route answers with, each in the `{detail}` shape (routes spread it into their own `responses`). */
+export function errors(...statuses: number[]): Record<number, ResponseSpec> {
+  return Object.fromEntries(statuses.map((status) => [status, ERROR]));
 }
-const errorSpec = perProcess((list: string): Readonly<Record<number, ResponseSpec>> => Object.freeze(Object.fromEntries(list.split(",").map((s) => [Number(s), ERROR]))));
 
 /** Declared request headers (node lowercases names); none is required. */
 export function headers(properties: Record<string, JsonSchema>): JsonSchema {
   return { type: "object", properties, required: [] };
 }
+
+/** Every header of a run-create: the real server copies `user-agent` and `x-*` into the run's configurable. */
+export const RUN_HEADERS: JsonSchema = { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] };
 
 /** The run stream's own events (scenario events carry what their scenario says): checked like any answer. */
 const RUN_EVENTS = {

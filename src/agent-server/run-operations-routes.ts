@@ -3,8 +3,7 @@ import { reply, route, type RouteSpec } from "../http/route.js";
 import { agentErrors } from "./errors.js";
 import { errors, RUN_PATH } from "./route-schemas.js";
 import { runsIn, runResponse, type RunCreateBody, type RunRecord, type RunService } from "./runs.js";
-import { runScope } from "./runs-routes.js";
-import { requireThread } from "./threads-routes.js";
+import { requireRun, runScope } from "./runs-routes.js";
 
 const OPS = "agent-server/run-operations.json#/$defs/";
 
@@ -32,9 +31,7 @@ export function runOperationsRoutes(ctx: MockContext, runs: RunService): RouteSp
       // [real] 204 without a body (the document says 200 `{}`; the server answers Response(status_code=204)).
       responses: { 204: null, ...errors(404, 422) },
       handler: async ({ params }) => {
-        const thread = requireThread(ctx, params.thread_id);
-        const run = runsIn(ctx).get(params.run_id);
-        if (!run || run.thread_id !== thread.thread_id) throw agentErrors.notFound();
+        const run = requireRun(ctx, params);
         // A run still going is stopped first, so its end still settles the thread's status.
         const execution = runs.execution(run.run_id);
         if (execution && !execution.outcome) {

@@ -1,11 +1,11 @@
 import type { MockContext } from "../context.js";
-import { hangUp, reply, route, sse, type RequestScope, type RouteSpec, type SseReply, type SseSink } from "../http/route.js";
+import { hangUp, reply, route, sse, type RequestScope, type ResponseSpec, type RouteSpec, type SseReply } from "../http/route.js";
 import { agentErrors } from "./errors.js";
-import { streamIdOf, type Execution, type Frame, type Outcome, type StreamListener } from "./run-execution.js";
+import { streamIdOf, type Execution, type Outcome } from "./run-execution.js";
 import { runsIn, finalValues, runResponse, type RunCreateBody, type RunRecord, type RunScope, type RunService, type RunStatus } from "./runs.js";
-import { errors, headers, RUN, RUN_PATH, RUN_STREAM, THREAD_PATH } from "./route-schemas.js";
+import { errors, headers, RUN, RUN_HEADERS, RUN_PATH, RUN_STREAM, THREAD_PATH } from "./route-schemas.js";
 import { HEARTBEAT, sseFrame } from "./sse.js";
-import { FaultyStreamWriter, type StreamHooks } from "./stream-faults.js";
+import { FaultyStreamWriter } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
 import { sortInCreationOrder } from "./pagination.js";
@@ -46,66 +46,38 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
   const created: RouteSpec[] = [];
   for (const stateless of [false, true]) {
     const base = stateless ? "/runs" : "/threads/{thread_id}/runs";
-    const params = stateless ? undefined : THREAD_PATH;
-    const threadOf = (p: Record<string, string>) => (stateless ? null : (p.thread_id as string));
     const name = stateless ? "runs.stateless" : "runs";
-    const refusals = errors(400, 404, 409, 422);
+    // The three ways to create a run differ in their path, their answer and what they do with the run.
+    const create = (kind: RunScope["kind"], suffix: string, ok: ResponseSpec, answer: (created: ReturnType<RunService["create"]>, scope: RequestScope) => unknown): RouteSpec =>
+      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
+        name: `${name}.${kind === "background" ? "create" : kind}`,
+        method: "POST",
+        path: `${base}${suffix}`,
+        params: stateless ? undefined : THREAD_PATH,
+        body: `${RUN}RunCreate`,
+        emptyBody: null,
+        headers: RUN_HEADERS,
+        responses: { 200: ok, ...errors(400, 404, 409, 422) },
+        handler: ({ params, body, headers, scope }) => answer(runs.create(body, runScope(scope, kind, stateless ? null : (params.thread_id as string), headers)), scope),
+      });
     created.push(
-      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
-        name: `${name}.stream`,
-        method: "POST",
-        path: `${base}/stream`,
-        params,
-        body: `${RUN}RunCreate`,
-        emptyBody: null,
-        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
-        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
-        responses: { 200: RUN_STREAM, ...refusals },
-        handler: ({ params, body, headers, scope }) => {
-          const { run, execution } = runs.create(body, runScope(scope, "stream", threadOf(params), headers));
-          // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
-          return streamRun(run, execution, {
-            location: !stateless,
-            afterId: -1,
-            cancelOnDisconnect: run.on_disconnect === "cancel",
-            stallMs: ctx.options.streamStallMs,
-            // A fault rule that hit this request wins over the scenario turn's own `faults`.
-            fault: scope.streamFault ?? execution.script.fault,
-          });
-        },
-      }),
-      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
-        name: `${name}.create`,
-        method: "POST",
-        path: base,
-        params,
-        body: `${RUN}RunCreate`,
-        emptyBody: null,
-        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
-        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
-        responses: { 200: `${RUN}Run`, ...refusals },
-        handler: ({ params, body, headers, scope }) => {
-          const { run } = runs.create(body, runScope(scope, "background", threadOf(params), headers));
-          return reply(200, runResponse(run), { "Content-Location": runPath(run) });
-        },
-      }),
-      route<{ params: Record<string, string>; body: RunCreateBody; headers: Record<string, unknown> }>({
-        name: `${name}.wait`,
-        method: "POST",
-        path: `${base}/wait`,
-        params,
-        body: `${RUN}RunCreate`,
-        emptyBody: null,
-        // Every header: the real server copies `user-agent` and `x-*` into the run's configurable.
-        headers: { type: "object", properties: { "user-agent": { type: "string" } }, patternProperties: { "^x-": { type: "string" } }, required: [] },
-        responses: { 200: `${RUN}RunValues`, ...refusals },
-        handler: async ({ params, body, headers, scope }) => {
-          const { run, execution } = runs.create(body, runScope(scope, "wait", threadOf(params), headers));
-          const outcome = await outcomeOf(execution, run.on_disconnect === "cancel", scope.signal);
-          // A `disconnect` ending drops the run's own connection.
-          if (outcome.kind === "disconnect") return hangUp();
-          return reply(200, finalValues(outcome), joinHeaders(run));
-        },
+      create("stream", "/stream", RUN_STREAM, ({ run, execution }, scope) =>
+        // Location only on thread routes: that is where the join-stream route exists (DESIGN §2).
+        streamRun(run, execution, {
+          location: !stateless,
+          afterId: -1,
+          cancelOnDisconnect: run.on_disconnect === "cancel",
+          stallMs: ctx.options.streamStallMs,
+          // A fault rule that hit this request wins over the scenario turn's own `faults`.
+          fault: scope.streamFault ?? execution.script.fault,
+        }),
+      ),
+      create("background", "", `${RUN}Run`, ({ run }) => reply(200, runResponse(run), { "Content-Location": runPath(run) })),
+      create("wait", "/wait", `${RUN}RunValues`, async ({ run, execution }, scope) => {
+        const outcome = await outcomeOf(execution, run.on_disconnect === "cancel", scope.signal);
+        // A `disconnect` ending drops the run's own connection.
+        if (outcome.kind === "disconnect") return hangUp();
+        return reply(200, finalValues(outcome), joinHeaders(run));
       }),
     );
   }
@@ -208,7 +180,7 @@ function joinHeaders(run: RunRecord): Record<string, string> {
 }
 
 /** The run a path names, on the thread it names: 404 when either does not exist. */
-function requireRun(ctx: MockContext, params: RunPath): RunRecord {
+export function requireRun(ctx: MockContext, params: RunPath): RunRecord {
   const thread = requireThread(ctx, params.thread_id);
   const run = runsIn(ctx).get(params.run_id);
   if (!run || run.thread_id !== thread.thread_id) throw agentErrors.notFound();
@@ -238,73 +210,34 @@ function streamRun(run: RunRecord, execution: Execution, options: StreamOptions)
   const headers: Record<string, string> = options.location ? { "Content-Location": path, Location: `${path}/stream` } : { "Content-Location": path };
   return sse(
     (sink) => {
-      const stream = new RunStream(sink, execution, options);
-      stream.start();
-      return () => stream.closed();
+      let unsubscribe: (() => void) | undefined;
+      const writer = new FaultyStreamWriter(sink, options.fault, { stop: () => unsubscribe?.(), drop: () => sink.drop(), endBody: () => sink.end() });
+      writer.start();
+      if (!writer.stopped) {
+        unsubscribe = execution.subscribe(
+          {
+            frame: (f) => {
+              if (options.modes && f.mode !== null && !options.modes.has(f.mode)) return;
+              writer.event(execution.script.resumable ? sseFrame(f.event, f.data, streamIdOf(f)) : sseFrame(f.event, f.data));
+            },
+            heartbeat: () => writer.heartbeat(HEARTBEAT),
+            // A drop closes the socket after what was written (no final chunk): the client sees a cut body.
+            end: (dropped) => writer.end(dropped),
+          },
+          options.afterId,
+        );
+        // A fault during the replay stopped the writer before the unsubscribe existed.
+        if (writer.stopped) unsubscribe();
+      }
+      // The client went away (or the stream ended).
+      return () => {
+        unsubscribe?.();
+        if (!execution.outcome && options.cancelOnDisconnect) execution.cancel("interrupt");
+      };
     },
     // Backpressure: a client that does not read is not fed, and is dropped after stallMs.
     { headers, stallMs: options.stallMs },
   );
-}
-
-/**
- * One run's stream: the run's listener and the fault writer's hooks. One object per stream holds what
- * each callback needs: a closure for each (and the context they shared) was a dozen allocations per
- * stream, kept while it lasts.
- */
-class RunStream implements StreamListener, StreamHooks {
-  private readonly writer: FaultyStreamWriter;
-  private readonly ids: boolean;
-  private unsubscribe: (() => void) | undefined;
-
-  constructor(
-    private readonly sink: SseSink,
-    private readonly execution: Execution,
-    private readonly options: StreamOptions,
-  ) {
-    this.ids = execution.script.resumable;
-    this.writer = new FaultyStreamWriter(sink, options.fault, this);
-  }
-
-  start(): void {
-    this.writer.start();
-    if (this.writer.stopped) return;
-    this.unsubscribe = this.execution.subscribe(this, this.options.afterId);
-    // A fault during the replay stopped the writer before the unsubscribe existed.
-    if (this.writer.stopped) this.unsubscribe();
-  }
-
-  /** The client went away (or the stream ended). */
-  closed(): void {
-    this.unsubscribe?.();
-    if (!this.execution.outcome && this.options.cancelOnDisconnect) this.execution.cancel("interrupt");
-  }
-
-  frame(f: Frame): void {
-    const modes = this.options.modes;
-    if (!modes || f.mode === null || modes.has(f.mode)) this.writer.event(this.ids ? sseFrame(f.event, f.data, streamIdOf(f)) : sseFrame(f.event, f.data));
-  }
-
-  heartbeat(): void {
-    this.writer.heartbeat(HEARTBEAT);
-  }
-
-  /** The run is over. A drop closes the socket after what was written (no final chunk): the client sees a cut body. */
-  end(dropped: boolean): void {
-    this.writer.end(dropped);
-  }
-
-  stop(): void {
-    this.unsubscribe?.();
-  }
-
-  drop(): void {
-    this.sink.drop();
-  }
-
-  endBody(): void {
-    this.sink.end();
-  }
 }
 
 /** The run's outcome once it is over; a client that leaves first cancels it when asked to. */

@@ -4,11 +4,11 @@ import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, isPlainObject, setOwn } from "../core/json.js";
 import { isUuid, uuid5, uuidBytes } from "../core/random.js";
 import { UNTRACED, type Tracing } from "../ports.js";
-import { Assistants, type AssistantRef } from "./assistants.js";
+import type { Assistants, AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
 import { checkpointRunMetadata, findCheckpoint, latestCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
-import { applyWrites, DEFAULT_CHANNELS, emptyState, ReducerError, type Channels } from "./reducers.js";
+import { applyWrites, emptyState, ReducerError, type Channels } from "./reducers.js";
 import { eventMode, Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
@@ -161,19 +161,16 @@ export class RunService {
   /** The long-term store (`/store/*`) scenario turns write to. */
   private readonly items: ItemStore;
 
-  /** The assistants runs name (a graph's default one, or one made with `POST /assistants`). */
-  readonly assistants: Assistants;
-
   constructor(
     private readonly ctx: MockContext,
     private readonly scenarios: ScenarioRegistry,
-    assistants?: Assistants,
+    /** The assistants runs name (a graph's default one, or one made with `POST /assistants`). */
+    readonly assistants: Assistants,
     /** The tracing service's port: feedback URLs, and each finished run's trace. */
     private readonly tracing: Tracing = UNTRACED,
     /** The graphs' channel reducers (the `graphs` fixtures); MessagesState's for every graph without. */
-    private readonly graphs: { channels(graphId: string): Channels } = { channels: () => DEFAULT_CHANNELS },
+    private readonly graphs: { channels(graphId: string): Channels },
   ) {
-    this.assistants = assistants ?? new Assistants(ctx, () => scenarios.graphs());
     this.items = new ItemStore(ctx);
     ctx.onReset("store", () => {
       this.generation++;
@@ -214,7 +211,8 @@ export class RunService {
    */
   create(body: RunCreateBody, scope: RunScope): { run: RunRecord; execution: Execution } {
     this.checkStartTime(body);
-    const assistant = this.resolveRunAssistant(body);
+    // The assistant (a graph name or UUID) before the thread: the real server refuses an unknown one first.
+    const assistant = this.assistants.resolve(body.assistant_id);
     const target = this.resolveThread(assistant, body, scope);
     const { scenario, turnIndex } = this.matchScenario(target, body, scope);
     const ahead = this.applyMultitaskStrategy(target.thread, body.multitask_strategy);
@@ -232,15 +230,6 @@ export class RunService {
     if (body.after_seconds !== undefined && this.ctx.clock.now() + body.after_seconds * 1000 > MAX_INSTANT) {
       throw agentErrors.invalidBody(`after_seconds ${body.after_seconds} starts the run after ${new Date(MAX_INSTANT).toISOString()}, the last instant the clock can hold`);
     }
-  }
-
-  /**
-   * The run's assistant (a graph name or UUID). One call on purpose: how an assistant is found and how
-   * its config reaches the run belong to assistants.ts, so a change there needs no change here. It comes
-   * before the thread because the real server refuses an unknown assistant first.
-   */
-  private resolveRunAssistant(body: RunCreateBody): AssistantRef {
-    return this.assistants.resolve(body.assistant_id);
   }
 
   /**
@@ -298,8 +287,9 @@ export class RunService {
   private startState(target: RunTarget, body: RunCreateBody): RunStart {
     const { thread, assistant } = target;
     const channels = this.graphs.channels(assistant.graph_id);
-    const parent = forkedFrom(this.ctx, thread, body) ?? latestCheckpoint(this.ctx, thread.thread_id);
-    const prior = forkedFrom(this.ctx, thread, body)?.values ?? thread.values ?? emptyState(channels);
+    const forked = forkedFrom(this.ctx, thread, body);
+    const parent = forked ?? latestCheckpoint(this.ctx, thread.thread_id);
+    const prior = forked?.values ?? thread.values ?? emptyState(channels);
     const hasInput = body.command === undefined || body.command === null;
     const parentStep = parent?.metadata.step;
     const first = typeof parentStep === "number" ? parentStep + 1 : hasInput ? -1 : 0;
@@ -401,11 +391,6 @@ export class RunService {
     return run;
   }
 
-  /** One presigned feedback URL per requested key, issued when the run reaches its `feedback` event. */
-  private issueFeedbackTokens(run: RunRecord, keys: readonly string[], tracingUrl: string): Record<string, string> {
-    return this.tracing.feedbackUrls(run, keys, tracingUrl);
-  }
-
   /**
    * Starts playing the script (after the runs ahead of it); its outcome is applied to the run and
    * thread. Last, so that the execution only ever sees a stored run.
@@ -418,7 +403,7 @@ export class RunService {
     // The modes the turn scripts (root events) are sent as scripted; the others are derived from its steps.
     const scripted = new Set(script.events.filter((e) => !e.event.includes("|")).map((e) => eventMode(e.event)));
     const generation = this.generation;
-    const feedbackKeys = body.feedback_keys?.length ? [...new Set(body.feedback_keys)] : NO_FEEDBACK_KEYS;
+    const feedbackKeys: readonly string[] = body.feedback_keys?.length ? [...new Set(body.feedback_keys)] : NONE;
     // Read now, from the request the run came in on, and only when the run will issue tokens.
     const tracingUrl = feedbackKeys.length ? scope.tracingUrl : "";
     const execution: Execution = new Execution(
@@ -457,7 +442,8 @@ export class RunService {
         running: () => {
           if (generation === this.generation) this.updateRun(runId, { status: "running" });
         },
-        feedback: () => (generation === this.generation ? this.issueFeedbackTokens(run, feedbackKeys, tracingUrl) : {}),
+        // One presigned feedback URL per requested key, issued when the run reaches its `feedback` event.
+        feedback: () => (generation === this.generation ? this.tracing.feedbackUrls(run, feedbackKeys, tracingUrl) : {}),
         finish: (outcome) => {
           if (generation === this.generation) this.finish(execution, outcome, body.on_completion);
         },
@@ -773,10 +759,8 @@ function runKwargs(
 
 const LINE_BREAK = /[\r\n]/;
 
-/** A turn's missing events or store writes, a run's runs ahead when none: one frozen list, not a new one per run. */
+/** A turn's missing events or store writes, a run's runs ahead or feedback keys when none: one frozen list, not a new one per run. */
 const NONE: readonly never[] = Object.freeze([]);
-
-const NO_FEEDBACK_KEYS: readonly string[] = NONE;
 
 /** The stream modes of a run as a set. */
 function modesOf(streamMode: RunCreateBody["stream_mode"]): ReadonlySet<string> {

@@ -37,9 +37,6 @@ export interface OverrideHandle {
 export class ScenarioRegistry {
   private entries: Entry[] = [];
   private startup: Entry[] = [];
-  private ordered: LoadedScenario[] | undefined;
-  /** graphs(), kept until the entries change (every run asks for it, through its assistant). */
-  private graphNames: readonly string[] | undefined;
   private objects = 0;
   private batches = 0;
   private readonly used = new Set<LoadedScenario>();
@@ -92,8 +89,6 @@ export class ScenarioRegistry {
       this.entries = this.entries.filter((e) => !added.includes(e));
       // Bring back what an override hid, unless that name was loaded again meanwhile.
       for (const e of hidden.values()) if (!this.get(e.scenario.name)) this.entries.push(e);
-      this.ordered = undefined;
-      this.graphNames = undefined;
       this.changed("removed", present.map((e) => e.scenario.name));
     };
     return Object.assign(off, { names, [Symbol.dispose]: off });
@@ -105,7 +100,6 @@ export class ScenarioRegistry {
    */
   consume(scenario: LoadedScenario): void {
     this.used.add(scenario);
-    this.ordered = undefined;
   }
 
   /** Whether a `once` scenario has served its run. */
@@ -120,17 +114,13 @@ export class ScenarioRegistry {
 
   reset(): void {
     this.entries = this.startup;
-    this.graphNames = undefined;
     this.used.clear();
-    this.ordered = undefined;
     this.changed("reset", this.entries.map((e) => e.scenario.name));
   }
 
   remove(name: string): boolean {
     const before = this.entries.length;
     this.entries = this.entries.filter((e) => e.scenario.name !== name);
-    this.graphNames = undefined;
-    this.ordered = undefined;
     const removed = this.entries.length !== before;
     if (removed) this.changed("removed", [name]);
     return removed;
@@ -152,18 +142,16 @@ export class ScenarioRegistry {
 
   /** In the order runs try them: overrides first, then higher priority, then newer loads; file order within a load. */
   candidates(): readonly LoadedScenario[] {
-    this.ordered ??= this.entries
+    return this.entries
       .filter((e) => !this.used.has(e.scenario))
       .map((e, i) => ({ e, i }))
       .sort((a, b) => Number(b.e.override) - Number(a.e.override) || b.e.scenario.priority - a.e.scenario.priority || b.e.batch - a.e.batch || a.i - b.i)
       .map((x) => x.e.scenario);
-    return this.ordered;
   }
 
   /** Graph names served: `agent`, then each graph the scenarios name, in load order. */
   graphs(): readonly string[] {
-    this.graphNames ??= [...new Set([DEFAULT_GRAPH, ...this.entries.flatMap((e) => (e.scenario.graph_id ? [e.scenario.graph_id] : []))])];
-    return this.graphNames;
+    return [...new Set([DEFAULT_GRAPH, ...this.entries.flatMap((e) => (e.scenario.graph_id ? [e.scenario.graph_id] : []))])];
   }
 
   private read(inputs: readonly (string | ScenarioInput)[]): { docs: SourceDocument[]; problems: LoadProblem[] } {
@@ -185,8 +173,6 @@ export class ScenarioRegistry {
     const added = checked.scenarios.map((scenario) => ({ scenario, batch, override }));
     const names = new Set(added.map((e) => e.scenario.name));
     this.entries = [...this.entries.filter((e) => !names.has(e.scenario.name)), ...added];
-    this.graphNames = undefined;
-    this.ordered = undefined;
     this.changed("loaded", [...names]);
     return added;
   }

@@ -60,11 +60,7 @@ export function renderTemplates(value: unknown, scope: TemplateScope, path: (str
   if (typeof value === "string") {
     const whole = WHOLE.exec(value);
     if (whole && !(whole[1] as string).includes("}}")) return evaluate(whole[1] as string, scope, path);
-    if (!value.includes("{{")) return value;
-    return value.replace(TEMPLATE, (_m, expr: string) => {
-      const result = evaluate(expr, scope, path);
-      return typeof result === "string" ? result : JSON.stringify(result);
-    });
+    return value.includes("{{") ? renderText(value, scope, path) : value;
   }
   // Scenario turns are frozen when loaded (scenario-validation.ts): a part without templates is the same in every run, and shared.
   if ((Array.isArray(value) || isPlainObject(value)) && holdsNoTemplate(value)) return value;
@@ -73,7 +69,7 @@ export function renderTemplates(value: unknown, scope: TemplateScope, path: (str
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       // Keys may be templated too: real payloads key data by ids (`messages/metadata` by message id).
-      const name = key.includes("{{") ? renderKey(key, scope, [...path, key]) : key;
+      const name = key.includes("{{") ? renderText(key, scope, [...path, key]) : key;
       setOwn(out, name, renderTemplates(value[key], scope, [...path, key]));
     }
     return out;
@@ -98,14 +94,14 @@ function holdsNoTemplate(value: unknown[] | Record<string, unknown>): boolean {
 }
 
 /** Whether a scenario part holds no template anywhere: every run renders it to a copy of itself. */
-export function noTemplateIn(value: unknown): boolean {
+function noTemplateIn(value: unknown): boolean {
   if (typeof value === "string") return !value.includes("{{");
   return Array.isArray(value) || isPlainObject(value) ? holdsNoTemplate(value) : true;
 }
 
-/** An object key with templates: always text (a non-string value is written as compact JSON). */
-function renderKey(key: string, scope: TemplateScope, path: (string | number)[]): string {
-  return key.replace(TEMPLATE, (_m, expr: string) => {
+/** Text with templates (inside a longer string, or an object key): each replaced by its value's text, compact JSON for a non-string. */
+function renderText(text: string, scope: TemplateScope, path: (string | number)[]): string {
+  return text.replace(TEMPLATE, (_m, expr: string) => {
     const result = evaluate(expr, scope, path);
     return typeof result === "string" ? result : JSON.stringify(result);
   });

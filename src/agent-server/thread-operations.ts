@@ -1,10 +1,10 @@
 import type { MockContext } from "../context.js";
 import { getOwn, isPlainObject, omit, setOwn } from "../core/json.js";
-import { checkpointsIn, checkpointsOf, deleteCheckpoints, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
+import { checkpointsIn, checkpointsOf, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { runsIn, type RunService } from "./runs.js";
 import { applyWrites, ReducerError, type Channels } from "./reducers.js";
-import { contains } from "./search-filters.js";
+import { contains } from "../core/contains.js";
 import { publishThreadEvent } from "./thread-stream.js";
 import { threadsIn, newThread, type ThreadRecord, type ThreadStatus } from "./threads.js";
 
@@ -35,7 +35,7 @@ export function removeThread(ctx: MockContext, runs: RunService, threadId: strin
   const runRecords = runsIn(ctx);
   for (const run of runRecords.filter((r) => r.thread_id === threadId)) runRecords.delete(run.run_id);
   threadsIn(ctx).delete(threadId);
-  deleteCheckpoints(ctx, threadId);
+  checkpointsIn(ctx).delete(threadId);
 }
 
 /**
@@ -99,13 +99,6 @@ function writerOf(base: CheckpointRecord | undefined, asNode: string | undefined
   const writes = getOwn(base?.metadata, "writes");
   const names = isPlainObject(writes) ? Object.keys(writes) : [];
   return names.length === 1 ? (names[0] as string) : "__start__";
-}
-
-/** `{node: values}` (the node may be a client's `as_node`: data, never a prototype key). */
-function writes(node: string, values: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  setOwn(out, node, values);
-  return out;
 }
 
 /**

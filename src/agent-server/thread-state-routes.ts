@@ -3,7 +3,7 @@ import { getOwn, isPlainObject } from "../core/json.js";
 import { checkpointsOf, latestCheckpoint, threadStateResponse, type CheckpointRecord } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
 import { object, route, UUID, type RouteSpec } from "../http/route.js";
-import { contains } from "./search-filters.js";
+import { contains } from "../core/contains.js";
 import { requireThread } from "./threads-routes.js";
 import { errors, THREAD, THREAD_PATH } from "./route-schemas.js";
 
@@ -69,10 +69,7 @@ export function threadStateRoutes(ctx: MockContext): RouteSpec[] {
       path: "/threads/{thread_id}/state",
       params: THREAD_PATH,
       responses: { 200: `${THREAD}ThreadState`, ...errors(404, 422) },
-      handler: ({ params }) => {
-        const thread = requireThread(ctx, params.thread_id);
-        return threadStateResponse(thread.thread_id, latestCheckpoint(ctx, thread.thread_id));
-      },
+      handler: ({ params }) => stateAt(ctx, requireThread(ctx, params.thread_id).thread_id, null),
     }),
     route<{ params: { thread_id: string; checkpoint_id: string } }>({
       name: "threads.state.at_checkpoint",

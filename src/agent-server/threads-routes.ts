@@ -1,14 +1,12 @@
 import type { MockContext } from "../context.js";
 import { getOwn, omit, setOwn } from "../core/json.js";
 import { reply, route, type RouteSpec } from "../http/route.js";
-import { deleteCheckpoints } from "./checkpoints.js";
 import { agentErrors } from "./errors.js";
-import { contains, selectFields } from "./search-filters.js";
-import { runsIn, type RunService } from "./runs.js";
+import type { RunService } from "./runs.js";
 import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
-import { paginate, sortInCreationOrder } from "./pagination.js";
+import { searchPage } from "./pagination.js";
 import { threadsIn, newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
-import { applySupersteps, type SuperstepUpdate } from "./thread-operations.js";
+import { applySupersteps, removeThread, threadMatches, type SuperstepUpdate } from "./thread-operations.js";
 
 interface ThreadCreateBody {
   thread_id?: string;
@@ -42,15 +40,6 @@ export function requireThread(ctx: MockContext, threadId: string): ThreadRecord 
   const thread = threadsIn(ctx).get(threadId);
   if (!thread) throw agentErrors.notFound();
   return thread;
-}
-
-/** Deletes a thread with everything of it: its active runs are cancelled, its runs and checkpoints go. */
-export function deleteThread(ctx: MockContext, runs: RunService, threadId: string): void {
-  runs.deleteThread(threadId);
-  const runRecords = runsIn(ctx);
-  for (const run of runRecords.filter((r) => r.thread_id === threadId)) runRecords.delete(run.run_id);
-  threadsIn(ctx).delete(threadId);
-  deleteCheckpoints(ctx, threadId);
 }
 
 /** `POST /threads`, `GET|PATCH|DELETE /threads/{id}`, `POST /threads/search`. */
@@ -90,18 +79,9 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       responses: { 200: `${THREAD}ThreadSearchResponse`, ...errors(422) },
       handler: ({ body }) => {
         const ids = body.ids && new Set(body.ids);
-        const found = threads.filter(
-          (t) =>
-            !t.temporary &&
-            (!ids || ids.has(t.thread_id)) &&
-            (!body.status || t.status === body.status) &&
-            (!body.metadata || contains(t.metadata, body.metadata)) &&
-            (!body.values || contains(t.values ?? {}, body.values)),
-        );
+        const found = threads.filter((t) => (!ids || ids.has(t.thread_id)) && threadMatches(t, body));
         const key = body.sort_by;
-        sortInCreationOrder(found, (t) => t[key], body.sort_order);
-        const { page, headers } = paginate(found.map(threadResponse), body.offset, body.limit);
-        return reply(200, body.select ? page.map((t) => selectFields(t, body.select as string[])) : page, headers);
+        return searchPage(found, (t) => t[key], threadResponse, body);
       },
     }),
     route<{ params: ThreadPath }>({
@@ -137,7 +117,7 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
       path: "/threads/{thread_id}",
       params: THREAD_PATH,
       responses: { 204: null, ...errors(404, 422) },
-      handler: ({ params }) => deleteThread(ctx, runs, requireThread(ctx, params.thread_id).thread_id),
+      handler: ({ params }) => removeThread(ctx, runs, requireThread(ctx, params.thread_id).thread_id),
     }),
   ];
 }

@@ -58,9 +58,7 @@ export class AgentAuth {
   }
 
   provider(providerId: string): StoredProvider {
-    const found = this.providers.get(this.tenancy.organizationId, providerId);
-    if (!found) throw controlPlaneErrors.providerNotFound(providerId);
-    return found;
+    return this.providers.require(this.tenancy.organizationId, providerId);
   }
 
   async authenticate(body: AuthenticateRequest, scope: RequestScope, fetcher: TokenEndpointFetch): Promise<AuthenticateResponse> {

@@ -1,7 +1,7 @@
 import type { RequestScope } from "../http/route.js";
 import { schemas } from "../schemas/registry.js";
-import { injected, reachesThisSocket } from "./mcp-fetch.js";
-import { OutboundPolicy, OutboundRefused } from "./outbound-policy.js";
+import { outboundFetch } from "./mcp-fetch.js";
+import { OutboundRefused } from "./outbound-policy.js";
 
 /** A token request is real I/O (when it leaves the process), so it gets a wall-clock limit. */
 export const TOKEN_REQUEST_TIMEOUT_MS = 5_000;
@@ -32,36 +32,14 @@ export type TokenOutcome = { ok: true; grant: TokenGrant } | { ok: false; why: s
 export type TokenEndpointFetch = (url: string, form: Record<string, string>, authorization: string | undefined) => Promise<Response>;
 
 /**
- * The fetch the auth service posts token requests with: global `fetch`, except for URLs on the mock's
- * own origin that a network request would not bring back to this process (supertest, a made-up
- * `publicUrl`), which go to the fixture servers' routes in-process — the same rule as MCP discovery
- * (mcp-fetch.ts). When the mock listens on that origin the request goes over real HTTP.
+ * The fetch the auth service posts token requests with: as MCP discovery's (mcp-fetch.ts), in-process
+ * for the mock's own origin when a network request would not come back here. A provider's token_url is
+ * client data: the same host policy as discovery (DESIGN §11). Token endpoints answer, they do not
+ * redirect, so a redirect is not followed (it fails the exchange).
  */
 export function tokenEndpointFetch(scope: RequestScope, allowOutbound?: readonly string[]): TokenEndpointFetch {
-  const own = scope.baseUrl;
-  const policy = new OutboundPolicy([own, scope.tracingUrl], allowOutbound);
-  return async (url, form, authorization) => {
-    const target = new URL(url);
-    if (target.origin === new URL(own).origin && !reachesThisSocket(scope.local, target)) {
-      const headers: Record<string, string> = { Host: target.host, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" };
-      if (authorization) headers.Authorization = authorization;
-      return injected(scope, { method: "POST", url: target.pathname + target.search, headers, body: new URLSearchParams(form).toString() });
-    }
-    // A provider's token_url is client data: the same host policy as discovery (DESIGN §11). Token
-    // endpoints answer, they do not redirect, so a redirect is not followed (it fails the exchange).
-    if (!policy.allows(target)) throw OutboundRefused.host(target);
-    return fetch(target, {
-      method: "POST",
-      redirect: "manual",
-      body: new URLSearchParams(form).toString(),
-      headers: {
-        Accept: "application/json",
-        "Content-Type": "application/x-www-form-urlencoded",
-        ...(authorization ? { Authorization: authorization } : {}),
-      },
-      signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
-    });
-  };
+  const send = outboundFetch(scope, allowOutbound, TOKEN_REQUEST_TIMEOUT_MS, false);
+  return (url, form, authorization) => send(url, { method: "POST", body: new URLSearchParams(form).toString(), contentType: "application/x-www-form-urlencoded", authorization });
 }
 
 /**

@@ -1,6 +1,7 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { MockContext } from "../context.js";
 import { instantAfterClamped } from "../core/clock.js";
+import { sameSecret } from "../http/api-key.js";
 import type { Collection } from "../store/collection.js";
 import { fixtureServerUrls, type FixtureAnswer, type FixtureCall } from "./mcp-fixture-servers.js";
 import { mcpFixtureErrors, NO_STORE } from "./mcp-fixture-errors.js";
@@ -113,7 +114,7 @@ export class McpFixtureOAuth {
     const basic = basicCredentials(authorization);
     const client = this.clients.get(basic?.id ?? form("client_id") ?? "");
     if (!client || client.slug !== server.slug) return mcpFixtureErrors.oauth("invalid_client", "Unknown client.", 401);
-    if (client.client_secret !== null && !sameText(client.client_secret, basic?.secret ?? form("client_secret") ?? "")) {
+    if (client.client_secret !== null && !sameSecret(client.client_secret, basic?.secret ?? form("client_secret") ?? "")) {
       return mcpFixtureErrors.oauth("invalid_client", "Client authentication failed.", 401);
     }
     const now = this.ctx.clock.now();
@@ -176,7 +177,7 @@ export class McpFixtureOAuth {
 function pkceMatches(challenge: string, method: string | null, verifier: string | undefined): boolean {
   if (!verifier) return false;
   const derived = method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
-  return sameText(derived, challenge);
+  return sameSecret(derived, challenge);
 }
 
 function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
@@ -191,12 +192,6 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   } catch {
     return undefined;
   }
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export const mcpClientsIn = declareCollection<FixtureClient>("mcp_fixture_clients");

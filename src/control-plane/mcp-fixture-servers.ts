@@ -109,20 +109,9 @@ export class McpFixtureServers {
 
   /** Answers one request to a fixture endpoint (the mounted route calls this with its validated input). */
   answer(route: FixtureRoute, slug: string, base: string, query: Record<string, string>, body: unknown, authorization: string | undefined): FixtureAnswer {
-    return this.dispatch(route.answer, slug, base, query, body, authorization);
-  }
-
-  private dispatch(
-    answer: (call: FixtureCall) => FixtureAnswer,
-    slug: string,
-    base: string,
-    query: Record<string, string>,
-    body: unknown,
-    authorization: string | undefined,
-  ): FixtureAnswer {
     const server = this.servers.get(slug);
     if (!server) return mcpFixtureErrors.notFound();
-    return answer({ server, base, query, body: isPlainObject(body) ? body : {}, authorization });
+    return route.answer({ server, base, query, body: isPlainObject(body) ? body : {}, authorization });
   }
 
   private resourceMetadata({ server, base }: FixtureCall): FixtureAnswer {

@@ -24,11 +24,7 @@ type DiscoverRequest = MCPOAuthProviderCreateRequest;
  * `client_secret` is stored but never returned.
  */
 export function providersRoutes(ctx: MockContext, providers: ProviderStore, tenancy: Tenancy): RouteSpec[] {
-  const find = (providerId: string): StoredProvider => {
-    const found = providers.get(tenancy.organizationId, providerId);
-    if (!found) throw controlPlaneErrors.providerNotFound(providerId);
-    return found;
-  };
+  const find = (providerId: string): StoredProvider => providers.require(tenancy.organizationId, providerId);
   const refuseDuplicate = (providerId: string) => {
     if (providers.get(tenancy.organizationId, providerId)) throw controlPlaneErrors.providerExists(providerId);
   };

@@ -4,6 +4,7 @@ import type { Collection } from "../store/collection.js";
 import { schemas } from "../schemas/registry.js";
 import type { OAuthProvider as OAuthProviderRecord } from "../schemas/types.gen.js";
 import { declareCollection } from "../store/store.js";
+import { controlPlaneErrors } from "./errors.js";
 
 export const PROVIDER_REF = "control-plane/oauth-provider.json#/$defs/OAuthProvider";
 
@@ -38,6 +39,13 @@ export class ProviderStore {
 
   get(organizationId: string, providerId: string): StoredProvider | undefined {
     return this.records.get(keyOf(organizationId, providerId));
+  }
+
+  /** The provider, or the control plane's 404 naming it. */
+  require(organizationId: string, providerId: string): StoredProvider {
+    const found = this.get(organizationId, providerId);
+    if (!found) throw controlPlaneErrors.providerNotFound(providerId);
+    return found;
   }
 
   set(record: StoredProvider): StoredProvider {

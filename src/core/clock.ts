@@ -89,11 +89,6 @@ export class MockClock {
     return Math.min(Date.now() + this.offset, MAX_INSTANT);
   }
 
-  /** The current time as the Python services write it: microseconds and an explicit UTC offset. */
-  isoNow(): string {
-    return formatTimestamp(this.now());
-  }
-
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError("the clock only moves forward");
     // Past the last instant no timestamp could be written: every request would fail.

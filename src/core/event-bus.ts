@@ -16,8 +16,6 @@ export type BusListener = (event: BusEvent) => void;
 export class EventBus {
   private readonly listeners = new Set<BusListener>();
   private seq = 0;
-  /** Called when the first listener arrives (what is only followed while someone listens starts then). */
-  onFirstListener: (() => void) | undefined;
 
   get listening(): boolean {
     return this.listeners.size > 0;
@@ -38,9 +36,7 @@ export class EventBus {
 
   /** Follows every change from now on; returns the unsubscribe. */
   subscribe(listener: BusListener): () => void {
-    const first = this.listeners.size === 0;
     this.listeners.add(listener);
-    if (first) this.onFirstListener?.();
     return () => this.listeners.delete(listener);
   }
 }

@@ -44,11 +44,6 @@ export class Random {
     this.seedFaker(() => this.seedFor(label));
   }
 
-  /** The seed as text when seeded, else undefined. */
-  get seedKey(): string | undefined {
-    return this.seeded ? this.seedText : undefined;
-  }
-
   /** A float in [0, 1). */
   next(): number {
     // sfc32: small, fast and well distributed; good enough for test data.

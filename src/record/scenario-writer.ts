@@ -3,13 +3,13 @@ import { defaultAssistantId } from "../agent-server/assistants.js";
 import { basename, join } from "node:path";
 import { stringify } from "yaml";
 import { isPlainObject, omit } from "../core/json.js";
+import { isUuid } from "../core/random.js";
 import { IdTemplates, type RunIds } from "./id-templates.js";
 import type { Redactor } from "./redaction.js";
 import type { RecordedEvent } from "./sse-transcript.js";
 import { emptyState, DEFAULT_CHANNELS } from "../agent-server/reducers.js";
 import { stepsOf, type RecordedStep, type TimedEvent } from "./steps-form.js";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Event names a scenario can hold (the schema's ScenarioEvent pattern); `metadata`, `feedback`, `error` are the server's own. */
 const STREAM_MODE_EVENT = /^(values|updates|messages|messages\/partial|messages\/complete|messages\/metadata|custom|events|debug|tasks|checkpoints)(\|[^|\r\n]+)*$/;
 
@@ -74,7 +74,7 @@ export class ScenarioWriter {
     const recording = existing ?? this.start(run);
     const assistant = typeof run.request.assistant_id === "string" ? run.request.assistant_id : "";
     // A run named by its graph plays on the graph's default assistant, whose id both servers derive from the graph's name.
-    const ids: RunIds = { runId: run.runId, threadId: run.threadId, assistantId: UUID.test(assistant) ? assistant : assistant ? defaultAssistantId(assistant) : null };
+    const ids: RunIds = { runId: run.runId, threadId: run.threadId, assistantId: isUuid(assistant) ? assistant : assistant ? defaultAssistantId(assistant) : null };
     recording.turns.push(this.turn(run, recording, ids));
     const write = this.write(recording);
     this.writes = this.writes.then(() => write, () => write);
