@@ -2,7 +2,7 @@ import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, isPlainObject, omit, toPointer } from "../core/json.js";
 import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
-import { fakerFor, generateRecord } from "../store/generate.js";
+import { fakerFor, generateRecord, inSchemaOrder } from "../store/generate.js";
 import { NAME_PATTERN, sourceProblems } from "./deployments-rules.js";
 import {
   DEPLOYMENT_REF,
@@ -29,7 +29,7 @@ const FIXTURE_REF = "fixtures/deployment-fixture.json#/$defs/DeploymentFixture";
 const DEPLOYMENT_FIXTURE_KEYS = ["revisions", "tag_value_ids", "remote_reconciled", "fail_next_revision_at"];
 const REVISION_FIXTURE_KEYS = ["remote_reconciled", "fail_at"];
 /** Fields of the wire record that completeEntry sets itself: never drawn from the schema. */
-const SET_BY_STEP = ["source_config", "source_revision_config", "tenant_id", "updated_at", "status", "latest_revision_id", "active_revision_id"];
+const SET_BY_STEP = ["source", "source_config", "source_revision_config", "tenant_id", "updated_at", "status", "latest_revision_id", "active_revision_id"];
 const HOUR_MS = 3_600_000;
 
 /** A revision entry in wire form, as a fixture writes it (checked against the schema before it is stored). */
@@ -139,12 +139,12 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
 function completeEntry(entry: FixtureEntry, env: GenerationEnv, defaultTenant: string, start: number): Loaded {
   const value = omit(entry.value, DEPLOYMENT_FIXTURE_KEYS);
   const sources = schemaEnum<DeploymentSource>("DeploymentSource");
-  const givenSource = sources.includes(value.source as DeploymentSource) ? (value.source as DeploymentSource) : undefined;
-  // The fields the entry gives are not drawn, but for a source or id it gives in a form the step
-  // cannot use (its check reports a wrong source).
-  const usable = (key: string) => (key === "source" ? givenSource !== undefined : key === "id" ? typeof value.id === "string" : true);
-  const drawn = generateRecord(DEPLOYMENT_REF, env.faker, [...SET_BY_STEP, ...Object.keys(value).filter(usable)]);
-  const source = givenSource ?? (drawn.source as DeploymentSource);
+  // A source the schema does not know is reported by the entry's check; the record is completed for a drawn one.
+  const source = sources.includes(value.source as DeploymentSource) ? (value.source as DeploymentSource) : env.faker.helpers.arrayElement(sources);
+  // The fields the entry gives are not drawn, but for an id it gives in a form the step cannot use;
+  // nor are secret references but for the one source that has them.
+  const given = Object.keys(value).filter((key) => key !== "id" || typeof value.id === "string");
+  const drawn = generateRecord(DEPLOYMENT_REF, env.faker, [...SET_BY_STEP, ...given, ...(source === "external_docker" ? [] : ["secret_references"])]);
   const id = (typeof value.id === "string" ? value.id : String(drawn.id)).toLowerCase();
   const fixtureRevisions = (Array.isArray(entry.value.revisions) ? entry.value.revisions : [{}]) as Record<string, unknown>[];
   const configs = coherentConfigs(env, source);
@@ -154,7 +154,7 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, defaultTenant: s
     ...drawn,
     source,
     ...configs,
-    secret_references: source === "external_docker" ? drawn.secret_references : null,
+    secret_references: drawn.secret_references ?? null,
     id,
     tenant_id: defaultTenant,
     created_at: formatTimestamp(createdAt),
@@ -194,7 +194,7 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, defaultTenant: s
 
   const failAt = getOwn(fixtureRevisions[0], "fail_at") as RevisionStatus | undefined;
   return {
-    deployment,
+    deployment: inSchemaOrder(DEPLOYMENT_REF, deployment),
     meta: {
       tag_value_ids: ((entry.value.tag_value_ids ?? []) as string[]).map((t) => t.toLowerCase()),
       remote_reconciled: entry.value.remote_reconciled === true,

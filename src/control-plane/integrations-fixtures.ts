@@ -1,7 +1,7 @@
 import type { MockContext } from "../context.js";
 import { deepMerge, isPlainObject, omit } from "../core/json.js";
 import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
-import { fakerFor, generateRecord } from "../store/generate.js";
+import { fakerFor, generateRecord, inSchemaOrder } from "../store/generate.js";
 import type { Faker } from "@faker-js/faker";
 import type { Random } from "../core/random.js";
 import { integrationsIn, INTEGRATION_REF, REPOSITORY_REF, type Integration, type IntegrationKind, type Repository } from "./integrations-store.js";
@@ -28,7 +28,7 @@ export function seedIntegrations(ctx: MockContext, fixtures: FixtureSet, random:
     const given = omit(entry.value, FIXTURE_ONLY);
     // One faker for the entry and its repositories, seeded for the entry.
     const faker = fakerFor(random, label);
-    const integration = deepMerge(generateRecord(INTEGRATION_REF, faker, Object.keys(given)), given) as unknown as Integration;
+    const integration = inSchemaOrder(INTEGRATION_REF, deepMerge(generateRecord(INTEGRATION_REF, faker, Object.keys(given)), given) as unknown as Integration);
     const kind = entry.value.kind ?? "github";
     if (!KINDS.includes(kind as IntegrationKind)) fixtures.problem(entry, `must be one of "github", "forge"; got ${JSON.stringify(kind)}`, "/kind");
     // Repositories take their integration's id, so they are checked once that is valid.
@@ -66,10 +66,10 @@ function seedRepositories(faker: Faker, fixtures: FixtureSet, entry: FixtureEntr
     const generated = generateRecord(REPOSITORY_REF, faker, [...REPOSITORY_SET_BY_STEP, ...Object.keys(given)]);
     const owner = typeof given.owner === "string" ? given.owner : integration.name;
     const name = typeof given.name === "string" ? given.name : String(generated.name);
-    const repository = deepMerge(
-      { ...generated, host_integration_id: integration.id, owner, name, url: `https://github.com/${owner}/${name}` },
-      given,
-    ) as unknown as Repository;
+    const repository = inSchemaOrder(
+      REPOSITORY_REF,
+      deepMerge({ ...generated, host_integration_id: integration.id, owner, name, url: `https://github.com/${owner}/${name}` }, given) as unknown as Repository,
+    );
     if (!fixtures.check(at, REPOSITORY_REF, repository)) ok = false;
     else if (repository.host_integration_id.toLowerCase() !== integration.id.toLowerCase()) {
       fixtures.problem(at, `must be the integration's id ${JSON.stringify(integration.id)} (or left out); got ${JSON.stringify(repository.host_integration_id)}`, "/host_integration_id");

@@ -8,7 +8,6 @@ import { loadFaker } from "./lazy-faker.js";
  * Its state can be saved and restored, so `reset()` replays the same sequence.
  */
 export class Random {
-  readonly seeded: boolean;
   /** This generator's own faker, built on first use. */
   private fakerInstance: Faker | undefined;
   /** The seed faker gets before its next use: a number, or how to compute it (paid only when faker is used). */
@@ -18,9 +17,15 @@ export class Random {
   private state: RandomState;
   private readonly seedText: string;
 
-  constructor(seed?: number | string) {
-    this.seeded = seed !== undefined && seed !== null && seed !== "";
-    this.seedText = this.seeded ? String(seed) : randomBytes(16).toString("hex");
+  /**
+   * Without a seed, the sequence follows from random seed text. `seeded` false with a seed: ids and
+   * bytes still come from crypto, and the rest follows from the seed (an unseeded generator's children).
+   */
+  constructor(
+    seed?: number | string,
+    readonly seeded: boolean = seed !== undefined && seed !== null && seed !== "",
+  ) {
+    this.seedText = seed !== undefined && seed !== null && seed !== "" ? String(seed) : randomBytes(16).toString("hex");
     this.state = hashSeed(this.seedText);
     this.fakerSeed = this.int(0, 2 ** 31 - 1);
   }
@@ -109,13 +114,12 @@ export class Random {
 
   /** A number fixed by the seed and the label (random without a seed): seeds for per-record generators. */
   seedFor(label: string): number {
-    if (!this.seeded) return randomBytes(4).readUInt32LE(0) >>> 1;
     return hash("sha256", `${this.seedText}/${label}`, "buffer").readUInt32LE(0) >>> 1;
   }
 
-  /** A child generator whose sequence depends only on this seed and the label, not on call order. */
+  /** A child generator whose sequence depends only on this seed and the label, not on call order; unseeded if this one is. */
   derive(label: string): Random {
-    return new Random(this.seeded ? `${this.seedText}/${label}` : undefined);
+    return new Random(`${this.seedText}/${label}`, this.seeded);
   }
 
   /**

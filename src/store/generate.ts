@@ -68,6 +68,13 @@ export function fill(node: Record<string, unknown>, faker: Faker): unknown {
   }
 }
 
+/** `record` with its keys in the order of the schema's properties (the order the service writes them), any others after. */
+export function inSchemaOrder<T extends object>(ref: string, record: T): T {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(properties(schemas().inlined(ref)))) if (Object.hasOwn(record, key)) out[key] = (record as Record<string, unknown>)[key];
+  return Object.assign(out, record) as T;
+}
+
 function properties(node: Record<string, unknown>): Record<string, Record<string, unknown>> {
   return (node.properties ?? {}) as Record<string, Record<string, unknown>>;
 }
