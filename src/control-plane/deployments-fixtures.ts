@@ -139,8 +139,10 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
 function completeEntry(entry: FixtureEntry, env: GenerationEnv, defaultTenant: string, start: number): Loaded {
   const value = omit(entry.value, DEPLOYMENT_FIXTURE_KEYS);
   const sources = schemaEnum<DeploymentSource>("DeploymentSource");
-  // A source the schema does not know is reported by the entry's check; the record is completed for a drawn one.
-  const source = sources.includes(value.source as DeploymentSource) ? (value.source as DeploymentSource) : env.faker.helpers.arrayElement(sources);
+  // A source the schema does not know is reported by the entry's check; the record is completed for a
+  // drawn one, which the step can complete (github only with a repository to point at).
+  const drawable = sources.filter((s) => s !== "github" || env.repositories.length > 0);
+  const source = sources.includes(value.source as DeploymentSource) ? (value.source as DeploymentSource) : env.faker.helpers.arrayElement(drawable);
   // The fields the entry gives are not drawn, but for an id it gives in a form the step cannot use;
   // nor are secret references but for the one source that has them.
   const given = Object.keys(value).filter((key) => key !== "id" || typeof value.id === "string");
