@@ -1,5 +1,5 @@
 import { createHash, hash, randomBytes, randomUUID } from "node:crypto";
-import type { Faker } from "@faker-js/faker";
+import type { Faker, Randomizer } from "@faker-js/faker";
 import { loadFaker } from "./lazy-faker.js";
 
 /**
@@ -14,6 +14,17 @@ export class Random {
   private fakerSeed: number | (() => number);
   /** Whether faker was seeded with fakerSeed (since then only its own use moves it on). */
   private fakerSeeded = false;
+  /**
+   * Faker draws from a sequence of its own, sfc32 like this one's, which `faker.seed()` sets from a
+   * digest of the seed: seeding faker per record costs a digest, not faker's Mersenne Twister set-up.
+   */
+  private fakerState: RandomState = [0, 0, 0, 0];
+  private readonly fakerRandomizer: Randomizer = {
+    next: () => sfc32(this.fakerState),
+    seed: (seed) => {
+      this.fakerState = hashSeed(String(seed));
+    },
+  };
   private state: RandomState;
   private readonly seedText: string;
 
@@ -36,7 +47,7 @@ export class Random {
    * front, because the seed it gets was drawn in the constructor.
    */
   get faker(): Faker {
-    const faker = (this.fakerInstance ??= loadFaker());
+    const faker = (this.fakerInstance ??= loadFaker(this.fakerRandomizer));
     if (!this.fakerSeeded) {
       faker.seed(typeof this.fakerSeed === "number" ? this.fakerSeed : this.fakerSeed());
       this.fakerSeeded = true;
@@ -56,15 +67,7 @@ export class Random {
 
   /** A float in [0, 1). */
   next(): number {
-    // sfc32: small, fast and well distributed; good enough for test data.
-    const state = this.state;
-    const a = state[0] >>> 0, b = state[1] >>> 0, c = state[2] >>> 0, d = state[3] >>> 0;
-    const t = (((a + b) | 0) + d) | 0;
-    state[3] = (d + 1) | 0;
-    state[0] = b ^ (b >>> 9);
-    state[1] = (c + (c << 3)) | 0;
-    state[2] = (((c << 21) | (c >>> 11)) + t) | 0;
-    return (t >>> 0) / 4294967296;
+    return sfc32(this.state);
   }
 
   /** An integer in [min, max], both inclusive. */
@@ -183,6 +186,17 @@ function formatUuid(b: Uint8Array): string {
     out[at++] = HEX[byte & 15] as number;
   }
   return out.toString("latin1");
+}
+
+/** sfc32: small, fast and well distributed; good enough for test data. A float in [0, 1); moves `state` on. */
+function sfc32(state: RandomState): number {
+  const a = state[0] >>> 0, b = state[1] >>> 0, c = state[2] >>> 0, d = state[3] >>> 0;
+  const t = (((a + b) | 0) + d) | 0;
+  state[3] = (d + 1) | 0;
+  state[0] = b ^ (b >>> 9);
+  state[1] = (c + (c << 3)) | 0;
+  state[2] = (((c << 21) | (c >>> 11)) + t) | 0;
+  return (t >>> 0) / 4294967296;
 }
 
 function hashSeed(text: string): RandomState {
