@@ -8,8 +8,8 @@ let englishDefinitions: unknown;
 /**
  * A new English faker drawing from `randomizer` (faker's own generator without one), loading faker on
  * the first call. Synchronous (require of an ES module, which Node ≥ 20.19 does) because record
- * generation is: createApp() stays synchronous. Only the English locale is loaded — the package's main entry loads all sixty-odd,
- * which is most of its import time.
+ * generation is: createApp() stays synchronous. Only the English locale is loaded — the package's
+ * main entry loads all sixty-odd, which is most of its import time.
  */
 export function loadFaker(randomizer?: Randomizer): Faker {
   if (!FakerClass) {
