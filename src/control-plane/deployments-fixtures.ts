@@ -149,7 +149,10 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, defaultTenant: s
   const drawn = generateRecord(DEPLOYMENT_REF, env.faker, [...SET_BY_STEP, ...given, ...(source === "external_docker" ? [] : ["secret_references"])]);
   const id = (typeof value.id === "string" ? value.id : String(drawn.id)).toLowerCase();
   const fixtureRevisions = (Array.isArray(entry.value.revisions) ? entry.value.revisions : [{}]) as Record<string, unknown>[];
-  const configs = coherentConfigs(env, source);
+  const configs = coherentConfigs(env, source, {
+    source_config: isPlainObject(value.source_config) ? value.source_config : undefined,
+    source_revision_config: isPlainObject(value.source_revision_config) ? value.source_revision_config : undefined,
+  });
   const drawnAt = Date.parse(String(drawn.created_at));
   const createdAt = Math.min(Number.isNaN(drawnAt) ? start : drawnAt, start - fixtureRevisions.length * HOUR_MS - HOUR_MS);
   const base = {

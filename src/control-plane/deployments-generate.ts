@@ -51,14 +51,16 @@ type Linked = Record<string, unknown>;
 
 /**
  * A config object for one source with every key of the schema object, in schema order: null where the
- * field does not apply to the source, the linked value where it must point at something real, else
- * a fresh draw (drawn in key order, so the draws come in schema order).
+ * field does not apply to the source, the linked value where it must point at something real, the
+ * given value (a fixture's own) where there is one, else a fresh draw (in key order, so the draws come
+ * in schema order).
  */
-function buildConfig(def: string, applies: readonly string[], linked: Linked, fresh: FreshValues, tag: string | undefined): ConfigObject {
+function buildConfig(def: string, applies: readonly string[], linked: Linked, given: ConfigObject, fresh: FreshValues, tag: string | undefined): ConfigObject {
   const out: ConfigObject = {};
   for (const key of schemaKeys(def)) {
     if (!applies.includes(key)) out[key] = null;
     else if (Object.hasOwn(linked, key)) out[key] = linked[key];
+    else if (Object.hasOwn(given, key)) out[key] = given[key];
     else out[key] = fresh[key]?.(tag) ?? null;
   }
   return out;
@@ -125,7 +127,7 @@ class DeploymentFactory {
   }
 
   /** See coherentConfigs. */
-  configs(source: DeploymentSource): { source_config: ConfigObject; source_revision_config: ConfigObject } {
+  configs(source: DeploymentSource, given: GivenConfigs = {}): { source_config: ConfigObject; source_revision_config: ConfigObject } {
     const { random, repositories } = this.env;
     const rule = SOURCE_RULES[source];
     const repo = repositories.length ? random.pick(repositories) : undefined;
@@ -137,8 +139,8 @@ class DeploymentFactory {
       repo_ref: tag ?? repo?.default_branch ?? this.repoRef(),
       ...(rule.hosted ? { custom_url: null } : {}),
     };
-    const source_config = buildConfig("SourceConfig", rule.config, linked, this.fresh, tag);
-    const source_revision_config = buildConfig("SourceRevisionConfig", rule.revision, linked, this.fresh, tag);
+    const source_config = buildConfig("SourceConfig", rule.config, linked, given.source_config ?? {}, this.fresh, tag);
+    const source_revision_config = buildConfig("SourceRevisionConfig", rule.revision, linked, given.source_revision_config ?? {}, this.fresh, tag);
     if (typeof source_revision_config.repo_ref === "string" && source_revision_config.repo_ref.startsWith("refs/tags/")) source_config.build_on_push = false;
     return { source_config, source_revision_config };
   }
@@ -148,10 +150,17 @@ class DeploymentFactory {
  * A deployment's `source_config` and `source_revision_config`, coherent for its source: fields of other
  * sources null, a github deployment on a real repository of the fixtures' integrations (so the
  * integration listings and the deployment agree), a hosted one served by the mock's agent server.
- * The rest comes from the schema's faker annotations.
+ * Values `given` (a fixture's own) are kept where they apply and do not have to point at something; the
+ * rest comes from the schema's faker annotations.
  */
-export function coherentConfigs(env: GenerationEnv, source: DeploymentSource): { source_config: ConfigObject; source_revision_config: ConfigObject } {
-  return new DeploymentFactory(env).configs(source);
+export function coherentConfigs(env: GenerationEnv, source: DeploymentSource, given: GivenConfigs = {}): { source_config: ConfigObject; source_revision_config: ConfigObject } {
+  return new DeploymentFactory(env).configs(source, given);
+}
+
+/** A fixture entry's own configuration values. */
+export interface GivenConfigs {
+  source_config?: ConfigObject;
+  source_revision_config?: ConfigObject;
 }
 
 /** Takes each generated deployment with its metadata and revisions (the store's put). */
