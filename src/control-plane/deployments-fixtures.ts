@@ -2,7 +2,7 @@ import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, isPlainObject, omit, toPointer } from "../core/json.js";
 import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
-import { RecordGenerator } from "../store/generate.js";
+import { fakerFor, generateRecord, inSchemaOrder } from "../store/generate.js";
 import { NAME_PATTERN, sourceProblems } from "./deployments-rules.js";
 import {
   DEPLOYMENT_REF,
@@ -10,7 +10,6 @@ import {
   revisionToWire,
   storedTimes,
   wireTimes,
-  type ConfigObject,
   type Deployment,
   type DeploymentMeta,
   type DeploymentSource,
@@ -29,6 +28,8 @@ const FIXTURE_REF = "fixtures/deployment-fixture.json#/$defs/DeploymentFixture";
 /** Keys of a fixture entry that are not fields of the wire record (fixtures/deployment-fixture.json). */
 const DEPLOYMENT_FIXTURE_KEYS = ["revisions", "tag_value_ids", "remote_reconciled", "fail_next_revision_at"];
 const REVISION_FIXTURE_KEYS = ["remote_reconciled", "fail_at"];
+/** Fields of the wire record that completeEntry sets itself: never drawn from the schema. */
+const SET_BY_STEP = ["source", "source_config", "source_revision_config", "tenant_id", "updated_at", "status", "latest_revision_id", "active_revision_id"];
 const HOUR_MS = 3_600_000;
 
 /** A revision entry in wire form, as a fixture writes it (checked against the schema before it is stored). */
@@ -64,15 +65,13 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
   const names = new Map<string, Set<string>>();
   const namesOf = (tenantId: string) => names.get(tenantId) ?? (names.set(tenantId, new Set()).get(tenantId) as Set<string>);
   const knownTenant = (id: string) => tenancy.tenantIds.length === 0 || tenancy.tenantIds.includes(id);
-  const generator = new RecordGenerator(random);
   const resumed: Loaded[] = [];
 
   for (const entry of fixtures.entries("deployments")) {
     if (!fixtures.check(entry, FIXTURE_REF, entry.value)) continue;
     const label = `deployments/${entry.index}`;
-    const draft = generator.generate(DEPLOYMENT_REF, label);
-    const env: GenerationEnv = { random: random.derive(label), faker: generator.fakerFor(label), repositories };
-    const loaded = completeEntry(entry, env, draft, tenancy.defaultTenantId, start);
+    const env: GenerationEnv = { random: random.derive(label), faker: fakerFor(random, label), repositories };
+    const loaded = completeEntry(entry, env, tenancy.defaultTenantId, start);
     let ok = fixtures.check(entry, DEPLOYMENT_REF, loaded.deployment);
     loaded.revisions.forEach((r, i) => (ok = fixtures.check({ file: entry.file, pointer: `${entry.pointer}/revisions/${i}` }, REVISION_REF, r.revision) && ok));
     if (!ok) continue;
@@ -133,23 +132,34 @@ export function loadDeploymentFixtures(ctx: MockContext, fixtures: FixtureSet, d
 }
 
 /**
- * A fixture entry completed: the json-schema-faker draft made coherent for the source, the entry's
- * own fields over it, then its revisions (newest first) and the fields that follow from them.
+ * A fixture entry completed: the fields it leaves out drawn from the schema, configurations coherent
+ * for the source, the entry's own fields over them, then its revisions (newest first) and the fields
+ * that follow from them.
  */
-function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<string, unknown>, defaultTenant: string, start: number): Loaded {
+function completeEntry(entry: FixtureEntry, env: GenerationEnv, defaultTenant: string, start: number): Loaded {
   const value = omit(entry.value, DEPLOYMENT_FIXTURE_KEYS);
   const sources = schemaEnum<DeploymentSource>("DeploymentSource");
-  const source = (sources.includes(value.source as DeploymentSource) ? value.source : draft.source) as DeploymentSource;
-  const id = (typeof value.id === "string" ? value.id : String(draft.id)).toLowerCase();
+  // A source the schema does not know is reported by the entry's check; the record is completed for a
+  // drawn one, which the step can complete (github only with a repository to point at).
+  const drawable = sources.filter((s) => s !== "github" || env.repositories.length > 0);
+  const source = sources.includes(value.source as DeploymentSource) ? (value.source as DeploymentSource) : env.faker.helpers.arrayElement(drawable);
+  // The fields the entry gives are not drawn, but for an id it gives in a form the step cannot use;
+  // nor are secret references but for the one source that has them.
+  const given = Object.keys(value).filter((key) => key !== "id" || typeof value.id === "string");
+  const drawn = generateRecord(DEPLOYMENT_REF, env.faker, [...SET_BY_STEP, ...given, ...(source === "external_docker" ? [] : ["secret_references"])]);
+  const id = (typeof value.id === "string" ? value.id : String(drawn.id)).toLowerCase();
   const fixtureRevisions = (Array.isArray(entry.value.revisions) ? entry.value.revisions : [{}]) as Record<string, unknown>[];
-  const configs = coherentConfigs(env, source, draft as { source_config?: ConfigObject; source_revision_config?: ConfigObject });
-  const drafted = Date.parse(String(draft.created_at));
-  const createdAt = Math.min(Number.isNaN(drafted) ? start : drafted, start - fixtureRevisions.length * HOUR_MS - HOUR_MS);
+  const configs = coherentConfigs(env, source, {
+    source_config: isPlainObject(value.source_config) ? value.source_config : undefined,
+    source_revision_config: isPlainObject(value.source_revision_config) ? value.source_revision_config : undefined,
+  });
+  const drawnAt = Date.parse(String(drawn.created_at));
+  const createdAt = Math.min(Number.isNaN(drawnAt) ? start : drawnAt, start - fixtureRevisions.length * HOUR_MS - HOUR_MS);
   const base = {
-    ...draft,
+    ...drawn,
     source,
     ...configs,
-    secret_references: source === "external_docker" ? draft.secret_references : null,
+    secret_references: drawn.secret_references ?? null,
     id,
     tenant_id: defaultTenant,
     created_at: formatTimestamp(createdAt),
@@ -189,7 +199,7 @@ function completeEntry(entry: FixtureEntry, env: GenerationEnv, draft: Record<st
 
   const failAt = getOwn(fixtureRevisions[0], "fail_at") as RevisionStatus | undefined;
   return {
-    deployment,
+    deployment: inSchemaOrder(DEPLOYMENT_REF, deployment),
     meta: {
       tag_value_ids: ((entry.value.tag_value_ids ?? []) as string[]).map((t) => t.toLowerCase()),
       remote_reconciled: entry.value.remote_reconciled === true,

@@ -1,6 +1,7 @@
 import type { Faker } from "@faker-js/faker";
 import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
+import { fakeFromHint, type FakerHint } from "../store/generate.js";
 import { SOURCE_RULES } from "./deployments-rules.js";
 import { schemaKeys, type ConfigObject, type Deployment, type DeploymentMeta, type DeploymentSource, type RevisionEntry, type RevisionStatus } from "./deployments-store.js";
 import { ValuePools, type Draw } from "./value-pools.js";
@@ -24,13 +25,7 @@ function schemaNode(path: string): Record<string, unknown> {
 
 /** Calls faker as the property's `faker` annotation says (`"git.branch"` or `{"helpers.arrayElement": [[…]]}`). */
 export function fakeProperty(faker: Faker, def: string, property: string): unknown {
-  const node = schemaNode(`${def}/properties/${property}`);
-  const hint = node.faker as string | Record<string, unknown[]>;
-  const [path, args] = typeof hint === "string" ? [hint, []] : (Object.entries(hint)[0] as [string, unknown[]]);
-  let owner: Record<string, unknown> = faker as unknown as Record<string, unknown>;
-  const parts = path.split(".");
-  for (const part of parts.slice(0, -1)) owner = owner[part] as Record<string, unknown>;
-  return (owner[parts[parts.length - 1] as string] as (...a: unknown[]) => unknown).apply(owner, args);
+  return fakeFromHint(faker, schemaNode(`${def}/properties/${property}`).faker as FakerHint);
 }
 
 /**
@@ -56,15 +51,17 @@ type Linked = Record<string, unknown>;
 
 /**
  * A config object for one source with every key of the schema object, in schema order: null where the
- * field does not apply to the source, the linked value where it must point at something real, else
- * the draft's value or a fresh draw (drawn in key order, so the draws come in schema order).
+ * field does not apply to the source, the linked value where it must point at something real, the
+ * given value (a fixture's own) where there is one, else a fresh draw (in key order, so the draws come
+ * in schema order).
  */
-function buildConfig(def: string, applies: readonly string[], linked: Linked, given: ConfigObject | undefined, fresh: FreshValues, tag: string | undefined): ConfigObject {
+function buildConfig(def: string, applies: readonly string[], linked: Linked, given: ConfigObject, fresh: FreshValues, tag: string | undefined): ConfigObject {
   const out: ConfigObject = {};
   for (const key of schemaKeys(def)) {
     if (!applies.includes(key)) out[key] = null;
     else if (Object.hasOwn(linked, key)) out[key] = linked[key];
-    else out[key] = given?.[key] ?? fresh[key]?.(tag) ?? null;
+    else if (Object.hasOwn(given, key)) out[key] = given[key];
+    else out[key] = fresh[key]?.(tag) ?? null;
   }
   return out;
 }
@@ -130,20 +127,20 @@ class DeploymentFactory {
   }
 
   /** See coherentConfigs. */
-  configs(source: DeploymentSource, draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject }): { source_config: ConfigObject; source_revision_config: ConfigObject } {
+  configs(source: DeploymentSource, given: GivenConfigs = {}): { source_config: ConfigObject; source_revision_config: ConfigObject } {
     const { random, repositories } = this.env;
     const rule = SOURCE_RULES[source];
     const repo = repositories.length ? random.pick(repositories) : undefined;
     const tag = random.next() < 0.15 ? (this.tagRef() as string) : undefined;
-    // Fields that must point at something real; they win over the draft (a fixture's own values win over both).
+    // Fields that must point at something real (a fixture's own values win over them).
     const linked: Linked = {
       integration_id: repo?.host_integration_id ?? null,
       repo_url: repo?.url ?? this.repoUrl(),
       repo_ref: tag ?? repo?.default_branch ?? this.repoRef(),
       ...(rule.hosted ? { custom_url: null } : {}),
     };
-    const source_config = buildConfig("SourceConfig", rule.config, linked, draft.source_config, this.fresh, tag);
-    const source_revision_config = buildConfig("SourceRevisionConfig", rule.revision, linked, draft.source_revision_config, this.fresh, tag);
+    const source_config = buildConfig("SourceConfig", rule.config, linked, given.source_config ?? {}, this.fresh, tag);
+    const source_revision_config = buildConfig("SourceRevisionConfig", rule.revision, linked, given.source_revision_config ?? {}, this.fresh, tag);
     if (typeof source_revision_config.repo_ref === "string" && source_revision_config.repo_ref.startsWith("refs/tags/")) source_config.build_on_push = false;
     return { source_config, source_revision_config };
   }
@@ -153,15 +150,17 @@ class DeploymentFactory {
  * A deployment's `source_config` and `source_revision_config`, coherent for its source: fields of other
  * sources null, a github deployment on a real repository of the fixtures' integrations (so the
  * integration listings and the deployment agree), a hosted one served by the mock's agent server.
- * Values of `draft` (json-schema-faker output, for fixtures) are kept where they apply and do not
- * have to point at something; the rest comes from the schema's faker annotations.
+ * Values `given` (a fixture's own) are kept where they apply and do not have to point at something; the
+ * rest comes from the schema's faker annotations.
  */
-export function coherentConfigs(
-  env: GenerationEnv,
-  source: DeploymentSource,
-  draft: { source_config?: ConfigObject; source_revision_config?: ConfigObject } = {},
-): { source_config: ConfigObject; source_revision_config: ConfigObject } {
-  return new DeploymentFactory(env).configs(source, draft);
+export function coherentConfigs(env: GenerationEnv, source: DeploymentSource, given: GivenConfigs = {}): { source_config: ConfigObject; source_revision_config: ConfigObject } {
+  return new DeploymentFactory(env).configs(source, given);
+}
+
+/** A fixture entry's own configuration values. */
+export interface GivenConfigs {
+  source_config?: ConfigObject;
+  source_revision_config?: ConfigObject;
 }
 
 /** Takes each generated deployment with its metadata and revisions (the store's put). */
@@ -175,8 +174,8 @@ const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
 
 /**
- * `generate.deployments: {count}`: many coherent deployments, fast. json-schema-faker takes about
- * 2 ms a record and faker tens of microseconds a value, too slow for 100,000, so values come from
+ * `generate.deployments: {count}`: many coherent deployments, fast. Faker takes tens of microseconds
+ * a value, too slow for 100,000 records of ~15 values each, so values come from
  * pools drawn once from the schema's enums and faker annotations (ValuePools) and ids from the seeded
  * generator (docs/decisions/deployments.md). Each record goes to `add` as soon as it is made. Every
  * revision is settled (none is in flight).
@@ -205,7 +204,7 @@ export function generateDeployments(
     while (taken.has(deploymentName)) deploymentName = `${deploymentName.slice(0, 60)}-${random.int(0, 99)}`;
     taken.add(deploymentName);
     const createdAt = options.before - random.int(1, 700) * DAY_MS - random.int(0, DAY_MS - 1);
-    const configs = factory.configs(source, {});
+    const configs = factory.configs(source);
     const revisions = generatedRevisions(factory, random, id, source, configs.source_revision_config, createdAt);
     const newest = (revisions[0] as RevisionEntry).revision;
     const deployment: Deployment = {

@@ -1,13 +1,16 @@
 import type { MockContext } from "../context.js";
 import { deepMerge, isPlainObject, omit } from "../core/json.js";
 import type { FixtureEntry, FixtureSet } from "../store/fixtures.js";
-import { RecordGenerator } from "../store/generate.js";
+import { fakerFor, generateRecord, inSchemaOrder } from "../store/generate.js";
+import type { Faker } from "@faker-js/faker";
 import type { Random } from "../core/random.js";
 import { integrationsIn, INTEGRATION_REF, REPOSITORY_REF, type Integration, type IntegrationKind, type Repository } from "./integrations-store.js";
 
 /** Keys an integration fixture carries besides the Integration fields. */
 const FIXTURE_ONLY = ["kind", "repositories"];
 const KINDS: IntegrationKind[] = ["github", "forge"];
+/** Repository fields that follow from the integration (seedRepositories): never drawn. */
+const REPOSITORY_SET_BY_STEP = ["host_integration_id", "owner", "url"];
 
 /**
  * Seeds the `integrations` fixture section, drawing only from `random` (the step's own generator):
@@ -18,17 +21,19 @@ const KINDS: IntegrationKind[] = ["github", "forge"];
  */
 export function seedIntegrations(ctx: MockContext, fixtures: FixtureSet, random: Random): void {
   const store = integrationsIn(ctx);
-  const generator = new RecordGenerator(random);
   const seen = new Map<string, string>();
 
   for (const entry of fixtures.entries("integrations")) {
     const label = `integrations/${entry.index}`;
-    const integration = deepMerge(generator.generate(INTEGRATION_REF, label), omit(entry.value, FIXTURE_ONLY)) as unknown as Integration;
+    const given = omit(entry.value, FIXTURE_ONLY);
+    // One faker for the entry and its repositories, seeded for the entry.
+    const faker = fakerFor(random, label);
+    const integration = inSchemaOrder(INTEGRATION_REF, deepMerge(generateRecord(INTEGRATION_REF, faker, Object.keys(given)), given) as unknown as Integration);
     const kind = entry.value.kind ?? "github";
     if (!KINDS.includes(kind as IntegrationKind)) fixtures.problem(entry, `must be one of "github", "forge"; got ${JSON.stringify(kind)}`, "/kind");
     // Repositories take their integration's id, so they are checked once that is valid.
     if (!fixtures.check(entry, INTEGRATION_REF, integration)) continue;
-    const repositories = seedRepositories(generator, fixtures, entry, integration, label);
+    const repositories = seedRepositories(faker, fixtures, entry, integration);
     if (!repositories) continue;
 
     const id = integration.id.toLowerCase();
@@ -43,13 +48,7 @@ export function seedIntegrations(ctx: MockContext, fixtures: FixtureSet, random:
 }
 
 /** The entry's repositories completed and checked, or undefined when any is wrong (problems reported). */
-function seedRepositories(
-  generator: RecordGenerator,
-  fixtures: FixtureSet,
-  entry: FixtureEntry,
-  integration: Integration,
-  label: string,
-): Repository[] | undefined {
+function seedRepositories(faker: Faker, fixtures: FixtureSet, entry: FixtureEntry, integration: Integration): Repository[] | undefined {
   const list = entry.value.repositories ?? [];
   if (!Array.isArray(list)) {
     fixtures.problem(entry, `must be array; got ${JSON.stringify(list)?.slice(0, 80)}`, "/repositories");
@@ -64,13 +63,13 @@ function seedRepositories(
       ok = false;
       return;
     }
-    const generated = generator.generate(REPOSITORY_REF, `${label}/repositories/${i}`);
+    const generated = generateRecord(REPOSITORY_REF, faker, [...REPOSITORY_SET_BY_STEP, ...Object.keys(given)]);
     const owner = typeof given.owner === "string" ? given.owner : integration.name;
     const name = typeof given.name === "string" ? given.name : String(generated.name);
-    const repository = deepMerge(
-      { ...generated, host_integration_id: integration.id, owner, name, url: `https://github.com/${owner}/${name}` },
-      given,
-    ) as unknown as Repository;
+    const repository = inSchemaOrder(
+      REPOSITORY_REF,
+      deepMerge({ ...generated, host_integration_id: integration.id, owner, name, url: `https://github.com/${owner}/${name}` }, given) as unknown as Repository,
+    );
     if (!fixtures.check(at, REPOSITORY_REF, repository)) ok = false;
     else if (repository.host_integration_id.toLowerCase() !== integration.id.toLowerCase()) {
       fixtures.problem(at, `must be the integration's id ${JSON.stringify(integration.id)} (or left out); got ${JSON.stringify(repository.host_integration_id)}`, "/host_integration_id");

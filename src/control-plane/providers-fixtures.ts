@@ -3,12 +3,14 @@ import { formatTimestamp } from "../core/clock.js";
 import { deepMerge, getOwn, omit } from "../core/json.js";
 import type { Random } from "../core/random.js";
 import type { FixtureSet } from "../store/fixtures.js";
-import { RecordGenerator } from "../store/generate.js";
+import { fakerFor, generateRecord } from "../store/generate.js";
 import { PROVIDER_REF, type ProviderStore, type ProviderWithSecret, type StoredProvider } from "./providers-store.js";
 import type { Tenancy } from "./tenancy.js";
 
 /** Keys a provider fixture may carry besides the schema's: stored, never returned. */
 const FIXTURE_ONLY = ["client_secret"];
+/** Fields completeProvider sets itself: never drawn from the schema. */
+const SET_BY_STEP = ["organization_id", "provider_id", "code_challenge_method", "provider_type", "mcp_server_url", "is_dynamic_client", "created_at", "updated_at"];
 
 /** `provider_type` values the create request accepts (OAuthProviderCreateRequest). */
 const PROVIDER_TYPES = ["microsoft", "salesforce", "slack"];
@@ -41,12 +43,11 @@ export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: T
   const count = getOwn(getOwn(fixtures.setting("generate")?.value, "oauth_providers"), "count");
   const total = typeof count === "number" ? count : 0;
   const entries = fixtures.entries("oauth_providers");
-  const generator = new RecordGenerator(random);
   const slugs = new SlugAllocator(entries.map((e) => e.value.provider_id).filter((v): v is string => typeof v === "string"));
   const seen = new Map<string, string>();
 
   for (const entry of entries) {
-    const record = completeProvider(ctx, generator, tenancy, slugs, entry.value, `oauth_providers/${entry.index}`);
+    const record = completeProvider(ctx, random, tenancy, slugs, entry.value, `oauth_providers/${entry.index}`);
     const secret = getOwn(entry.value, "client_secret");
     if (secret !== undefined && secret !== null && typeof secret !== "string") {
       fixtures.problem(entry, `must be string or null; got ${JSON.stringify(secret)}`, "/client_secret");
@@ -62,12 +63,13 @@ export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: T
     store.set(toStored(record));
   }
 
-  for (let i = 0; i < total; i++) store.set(toStored(completeProvider(ctx, generator, tenancy, slugs, {}, `oauth_providers/generated/${i}`)));
+  for (let i = 0; i < total; i++) store.set(toStored(completeProvider(ctx, random, tenancy, slugs, {}, `oauth_providers/generated/${i}`)));
 }
 
 /** A fixture entry completed into a wire-shaped record (not yet checked against the schema, not yet stored). */
-function completeProvider(ctx: MockContext, generator: RecordGenerator, tenancy: Tenancy, slugs: SlugAllocator, given: Record<string, unknown>, label: string): ProviderWithSecret {
-  const generated = generator.generate(PROVIDER_REF, label);
+function completeProvider(ctx: MockContext, random: Random, tenancy: Tenancy, slugs: SlugAllocator, given: Record<string, unknown>, label: string): ProviderWithSecret {
+  const faker = fakerFor(random, label);
+  const generated = generateRecord(PROVIDER_REF, faker, [...SET_BY_STEP, ...Object.keys(given)]);
   const name = typeof given.name === "string" ? given.name : String(generated.name);
   const slug = slugify(name);
   const mcpServerUrl = typeof given.mcp_server_url === "string" ? given.mcp_server_url : null;
@@ -76,7 +78,6 @@ function completeProvider(ctx: MockContext, generator: RecordGenerator, tenancy:
   const endpoints = mcpServerUrl ? mcpEndpoints(mcpServerUrl) : KNOWN_ENDPOINTS[slug];
 
   const now = ctx.clock.now();
-  const faker = generator.fakerFor(label);
   const created = typeof given.created_at === "string" ? Date.parse(given.created_at) : now - faker.number.int({ min: 30 * DAY_MS, max: 400 * DAY_MS });
   const updated = Math.min(now, created + faker.number.int({ min: 0, max: 20 * DAY_MS }));
 

@@ -1,5 +1,5 @@
 import { hash, randomBytes, randomUUID } from "node:crypto";
-import type { Faker } from "@faker-js/faker";
+import type { Faker, Randomizer } from "@faker-js/faker";
 import { loadFaker } from "./lazy-faker.js";
 
 /**
@@ -8,19 +8,35 @@ import { loadFaker } from "./lazy-faker.js";
  * Its state can be saved and restored, so `reset()` replays the same sequence.
  */
 export class Random {
-  readonly seeded: boolean;
   /** This generator's own faker, built on first use. */
   private fakerInstance: Faker | undefined;
   /** The seed faker gets before its next use: a number, or how to compute it (paid only when faker is used). */
   private fakerSeed: number | (() => number);
   /** Whether faker was seeded with fakerSeed (since then only its own use moves it on). */
   private fakerSeeded = false;
+  /**
+   * Faker draws from a sequence of its own, sfc32 like this one's, which `faker.seed()` sets from a
+   * digest of the seed: seeding faker per record costs a digest, not faker's Mersenne Twister set-up.
+   */
+  private fakerState: RandomState = [0, 0, 0, 0];
+  private readonly fakerRandomizer: Randomizer = {
+    next: () => sfc32(this.fakerState),
+    seed: (seed) => {
+      this.fakerState = hashSeed(String(seed));
+    },
+  };
   private state: RandomState;
   private readonly seedText: string;
 
-  constructor(seed?: number | string) {
-    this.seeded = seed !== undefined && seed !== null && seed !== "";
-    this.seedText = this.seeded ? String(seed) : randomBytes(16).toString("hex");
+  /**
+   * Without a seed, the sequence follows from random seed text. `seeded` false with a seed: ids and
+   * bytes still come from crypto, and the rest follows from the seed (an unseeded generator's children).
+   */
+  constructor(
+    seed?: number | string,
+    readonly seeded: boolean = seed !== undefined && seed !== null && seed !== "",
+  ) {
+    this.seedText = seed !== undefined && seed !== null && seed !== "" ? String(seed) : randomBytes(16).toString("hex");
     this.state = hashSeed(this.seedText);
     this.fakerSeed = this.int(0, 2 ** 31 - 1);
   }
@@ -31,7 +47,7 @@ export class Random {
    * front, because the seed it gets was drawn in the constructor.
    */
   get faker(): Faker {
-    const faker = (this.fakerInstance ??= loadFaker());
+    const faker = (this.fakerInstance ??= loadFaker(this.fakerRandomizer));
     if (!this.fakerSeeded) {
       faker.seed(typeof this.fakerSeed === "number" ? this.fakerSeed : this.fakerSeed());
       this.fakerSeeded = true;
@@ -46,15 +62,7 @@ export class Random {
 
   /** A float in [0, 1). */
   next(): number {
-    // sfc32: small, fast and well distributed; good enough for test data.
-    const state = this.state;
-    const a = state[0] >>> 0, b = state[1] >>> 0, c = state[2] >>> 0, d = state[3] >>> 0;
-    const t = (((a + b) | 0) + d) | 0;
-    state[3] = (d + 1) | 0;
-    state[0] = b ^ (b >>> 9);
-    state[1] = (c + (c << 3)) | 0;
-    state[2] = (((c << 21) | (c >>> 11)) + t) | 0;
-    return (t >>> 0) / 4294967296;
+    return sfc32(this.state);
   }
 
   /** An integer in [min, max], both inclusive. */
@@ -104,13 +112,12 @@ export class Random {
 
   /** A number fixed by the seed and the label (random without a seed): seeds for per-record generators. */
   seedFor(label: string): number {
-    if (!this.seeded) return randomBytes(4).readUInt32LE(0) >>> 1;
     return hash("sha256", `${this.seedText}/${label}`, "buffer").readUInt32LE(0) >>> 1;
   }
 
-  /** A child generator whose sequence depends only on this seed and the label, not on call order. */
+  /** A child generator whose sequence depends only on this seed and the label, not on call order; unseeded if this one is. */
   derive(label: string): Random {
-    return new Random(this.seeded ? `${this.seedText}/${label}` : undefined);
+    return new Random(`${this.seedText}/${label}`, this.seeded);
   }
 
   /**
@@ -179,6 +186,17 @@ function formatUuid(b: Uint8Array): string {
     out[at++] = HEX[byte & 15] as number;
   }
   return out.toString("latin1");
+}
+
+/** sfc32: small, fast and well distributed; good enough for test data. A float in [0, 1); moves `state` on. */
+function sfc32(state: RandomState): number {
+  const a = state[0] >>> 0, b = state[1] >>> 0, c = state[2] >>> 0, d = state[3] >>> 0;
+  const t = (((a + b) | 0) + d) | 0;
+  state[3] = (d + 1) | 0;
+  state[0] = b ^ (b >>> 9);
+  state[1] = (c + (c << 3)) | 0;
+  state[2] = (((c << 21) | (c >>> 11)) + t) | 0;
+  return (t >>> 0) / 4294967296;
 }
 
 function hashSeed(text: string): RandomState {

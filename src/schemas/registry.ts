@@ -169,10 +169,7 @@ export class SchemaRegistry {
     throw new Error(`$ref loop at ${ref}`);
   }
 
-  /**
-   * The schema at `ref` with every `$ref` inlined (cached). json-schema-faker resolves references
-   * without regard to base URIs, so it is handed self-contained schemas.
-   */
+  /** The schema at `ref` with every `$ref` inlined (cached): record generation walks it as one tree. */
   inlined(ref: string): Record<string, unknown> {
     return this.inlinedFrom(ref);
   }

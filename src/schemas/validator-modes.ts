@@ -35,7 +35,7 @@ export function makeAjv(mode: ValidatorMode, options: { validateSchema: boolean;
     ...MODE_OPTIONS[mode],
   });
   addFormats(ajv);
-  // Annotation keyword: a data-generation hint for json-schema-faker, ignored by validation.
+  // Annotation keyword: how record generation draws a value (src/store/generate.ts), ignored by validation.
   ajv.addKeyword({ keyword: "faker" });
   return ajv;
 }

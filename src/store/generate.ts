@@ -1,62 +1,92 @@
+import type { Faker } from "@faker-js/faker";
 import type { Random } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
-import { jsonSchemaFaker } from "../core/lazy-modules.js";
-import { copyJson } from "../core/json.js";
-import { draftCache } from "./draft-cache.js";
 
-const MAX_CACHED = 5000;
-const generated = new Map<string, Record<string, unknown>>();
-
-/** json-schema-faker's options (part of the disk cache's key). */
-const OPTIONS = {
-  alwaysFakeOptionals: true,
-  maxDefaultItems: 2,
-  minDateTime: "2024-01-01T00:00:00Z",
-  maxDateTime: "2025-12-31T00:00:00Z",
-} as const;
+/** Where generated timestamps lie, and how many items a generated array has at most. */
+const EARLIEST = new Date("2024-01-01T00:00:00Z");
+const LATEST = new Date("2025-12-31T00:00:00Z");
+const MAX_ITEMS = 2;
 
 /**
- * Fills records from the JSON Schemas with json-schema-faker and faker. Each record's values depend
- * only on the generator's seed and the record's label (say "deployments/7"), not on what was
- * generated before it, so adding a fixture never changes the records generated for the others.
+ * The faker of `random` seeded for one record's `label` (say "deployments/7"): the record's values
+ * depend only on the seed and the label, not on what was drawn before, so adding a fixture never
+ * changes the records generated for the others.
  */
-export class RecordGenerator {
-  constructor(private readonly random: Random) {}
+export function fakerFor(random: Random, label: string): Faker {
+  const faker = random.faker;
+  faker.seed(random.seedFor(label));
+  return faker;
+}
 
-  /**
-   * A complete, schema-valid value for `ref`, with every optional property present. The value is fixed
-   * by the schema and the label's seed, so it is generated once per process and copied after (a test
-   * suite building a seeded mock per file pays json-schema-faker's walk once), and a seeded mock's is
-   * kept on disk for the next process (draft-cache.ts).
-   */
-  generate(ref: string, label: string): Record<string, unknown> {
-    const seed = this.random.seedFor(label);
-    const key = `${ref}\u0000${seed}`;
-    let value = generated.get(key);
-    if (!value) {
-      const schema = schemas().inlined(ref);
-      const disk = draftCache();
-      const diskKey = this.random.seeded ? disk.key(schema, seed, OPTIONS) : undefined;
-      value = diskKey === undefined ? undefined : disk.read(diskKey);
-      if (!value) {
-        const faker = this.random.faker;
-        faker.seed(seed);
-        // Through JSON, as a draft read from the disk cache is: both ways give the same value.
-        const text = JSON.stringify(jsonSchemaFaker().generateSync(schema, { seed, extensions: { faker }, ...OPTIONS }));
-        value = JSON.parse(text) as Record<string, unknown>;
-        if (diskKey !== undefined) disk.write(diskKey, text);
-      }
-      // Bounded: unseeded mocks draw new seeds every time and would only fill it.
-      if (generated.size >= MAX_CACHED) generated.clear();
-      generated.set(key, value);
+/**
+ * The properties of the object schema at `ref` that a fixture entry leaves out and its seed step
+ * does not set itself (`skip`), drawn with `faker` (fill). Drawing only those keeps a fixture entry
+ * to a few faker calls.
+ */
+export function generateRecord(ref: string, faker: Faker, skip: Iterable<string> = []): Record<string, unknown> {
+  const skipped = new Set(skip);
+  const out: Record<string, unknown> = {};
+  for (const [key, property] of Object.entries(properties(schemas().inlined(ref)))) if (!skipped.has(key)) out[key] = fill(property, faker);
+  return out;
+}
+
+/**
+ * A value for an inlined schema node, every optional property present. A property's `faker`
+ * annotation (`"git.branch"`, or `{"helpers.arrayElement": [[…]]}` with the call's arguments) says
+ * how to draw it; otherwise its enum, format or type does. Nullable types and `anyOf` branches are
+ * picked at random, so generated records show both. Only the keywords the record schemas use are
+ * drawn for: a schema that needs another gets values its check refuses, and the fixture checks say so.
+ */
+export function fill(node: Record<string, unknown>, faker: Faker): unknown {
+  if (node.faker !== undefined) return fakeFromHint(faker, node.faker as FakerHint);
+  if (Array.isArray(node.enum)) return faker.helpers.arrayElement(node.enum);
+  if (Array.isArray(node.anyOf)) return fill(faker.helpers.arrayElement(node.anyOf as Record<string, unknown>[]), faker);
+  const type = Array.isArray(node.type) ? faker.helpers.arrayElement(node.type as string[]) : node.type;
+  switch (type) {
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const [key, property] of Object.entries(properties(node))) out[key] = fill(property, faker);
+      return out;
     }
-    return copyJson(value);
+    case "array": {
+      const max = Math.min(typeof node.maxItems === "number" ? node.maxItems : MAX_ITEMS, MAX_ITEMS);
+      const count = faker.number.int({ min: Math.min(Number(node.minItems ?? 0), max), max });
+      return Array.from({ length: count }, () => fill(node.items as Record<string, unknown>, faker));
+    }
+    case "string":
+      if (node.format === "uuid") return faker.string.uuid();
+      if (node.format === "date-time") return faker.date.between({ from: EARLIEST, to: LATEST }).toISOString();
+      return faker.lorem.word();
+    case "integer":
+      return faker.number.int({ min: Number(node.minimum ?? 0), max: Number(node.maximum ?? 1000) });
+    case "number":
+      return faker.number.float({ min: Number(node.minimum ?? 0), max: Number(node.maximum ?? 1000), fractionDigits: 2 });
+    case "boolean":
+      return faker.datatype.boolean();
+    default:
+      return null;
   }
+}
 
-  /** Faker seeded for `label` (for values the schemas cannot express well): the same values whatever was drawn before. */
-  fakerFor(label: string) {
-    const faker = this.random.faker;
-    faker.seed(this.random.seedFor(`${label}#faker`));
-    return faker;
-  }
+/** `record` with its keys in the order of the schema's properties (the order the service writes them), any others after. */
+export function inSchemaOrder<T extends object>(ref: string, record: T): T {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(properties(schemas().inlined(ref)))) if (Object.hasOwn(record, key)) out[key] = (record as Record<string, unknown>)[key];
+  return Object.assign(out, record) as T;
+}
+
+function properties(node: Record<string, unknown>): Record<string, Record<string, unknown>> {
+  return (node.properties ?? {}) as Record<string, Record<string, unknown>>;
+}
+
+/** A schema's `faker` annotation: a method path, or one path with its arguments. */
+export type FakerHint = string | Record<string, unknown[]>;
+
+/** Calls faker as an annotation says. */
+export function fakeFromHint(faker: Faker, hint: FakerHint): unknown {
+  const [path, args] = typeof hint === "string" ? [hint, []] : (Object.entries(hint)[0] as [string, unknown[]]);
+  let owner = faker as unknown as Record<string, unknown>;
+  const parts = path.split(".");
+  for (const part of parts.slice(0, -1)) owner = owner[part] as Record<string, unknown>;
+  return (owner[parts[parts.length - 1] as string] as (...a: unknown[]) => unknown).apply(owner, args);
 }
