@@ -1,5 +1,5 @@
 import { sep } from "node:path";
-import type { ScenarioInput } from "./agent-server/scenario-types.js";
+import type { ScenarioInput } from "./agent-server/index.js";
 import type { FaultRuleInput } from "./http/faults.js";
 import type { FixtureDocument } from "./fixture-types.js";
 import { packagePath } from "./core/code-root.js";
