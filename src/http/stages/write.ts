@@ -8,9 +8,10 @@ import type { Exchange } from "../exchange.js";
 
 /**
  * Writes the answer: the only code that writes a response. A JSON body goes out as its text with
- * Content-Type and Content-Length (or as a fault rule rewrites it), text as given, a stream through a StreamWriter that the
- * route's source writes to, a hang-up as a closed socket. Nothing is written to a response that is
- * over (the client left) and an answer that comes after a stream began closes it instead.
+ * Content-Type and Content-Length (or as a fault rule rewrites it), text as given, a stream through a
+ * StreamWriter that the route's source writes to, a hang-up as a closed socket. Nothing is written
+ * to a response that is over (the client left) and an answer that comes after a stream began closes
+ * it instead.
  */
 export function write(x: Exchange, clock: MockClock): void {
   const { res } = x;
