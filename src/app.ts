@@ -65,7 +65,7 @@ export function createApp(options: MockOptions = {}): Express {
   fixtures.finish();
   for (const rule of readFaultRules(options.faults ?? [])) ctx.faults.add(rule);
   // One pipeline for all four services: they live under disjoint paths (DESIGN §1).
-  app.use(requestLog(options.onRequest));
+  if (options.onRequest) app.use(requestLog(options.onRequest));
   app.use(homePage(inspectorHome(), ctx.clock));
   app.use(ctx.journal.middleware());
   // Before every /_mock route: no other web page may drive the admin API (docs/security.md).

@@ -41,6 +41,8 @@ export interface Exchange {
   answer?: { value: unknown };
   /** Its path parameters as sent, decoded (match). */
   params?: Record<string, string>;
+  /** Its query as sent, parsed (`queryOf`: validate-input and the journal read it). */
+  query?: Record<string, unknown>;
   /** Headers every answer of this request carries (CORS). */
   headers: Record<string, string>;
   /** The request as the handler gets it (validate-input). */
@@ -63,6 +65,15 @@ const EXCHANGE = Symbol("exchange");
 export function exchangeOf(res: ServerResponse): Exchange {
   const held = res as ServerResponse & { [EXCHANGE]?: Exchange };
   return (held[EXCHANGE] ??= { req: (res as Response).req, res: res as Response, headers: {} });
+}
+
+/**
+ * The request's query as sent, parsed once: express parses the query string anew on every read of
+ * `req.query`, and validation and the journal both read it.
+ */
+export function queryOf(x: Exchange): Record<string, unknown> {
+  // Without a query string it is `{}`: not worth a parse.
+  return (x.query ??= x.req.url.includes("?") ? (x.req.query as Record<string, unknown>) : {});
 }
 
 /** Adds facts to the request's journal entry (the scenario that answered, near misses…). */

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from "express";
-import { exchangeOf, type Exchange } from "./exchange.js";
+import { exchangeOf, queryOf, type Exchange } from "./exchange.js";
 import type { MockClock } from "../core/clock.js";
 import { formatTimestamp } from "../core/clock.js";
 import { rawBodyOf } from "./json-body.js";
@@ -59,8 +59,6 @@ type StoredBody = { text: string } | { truncated: { $truncated: true; size: numb
  * cost a quarter of a plain read's CPU (docs/performance.md).
  */
 type StoredEntry = Omit<JournalEntry, "body" | "received_at" | "headers" | "query"> & { stored: StoredBody; received_at: number; queryAndHeaders: string };
-
-const NO_QUERY: Readonly<Record<string, never>> = Object.freeze({});
 
 /** The stored body of every request without one (most of them). */
 const NO_BODY: StoredBody = Object.freeze({ value: null });
@@ -143,8 +141,7 @@ export class Journal {
       id: this.nextId++,
       method: req.method,
       path,
-      // Without a query string req.query is `{}`, parsed anew on every read: not worth a parse.
-      queryAndHeaders: JSON.stringify([req.url.includes("?") ? req.query : NO_QUERY, req.headers]),
+      queryAndHeaders: JSON.stringify([queryOf(x), req.headers]),
       stored,
       status,
       route: x.route?.spec.name ?? null,

@@ -20,11 +20,10 @@ export interface RequestLogEntry {
 }
 
 /**
- * Calls `onRequest` once per finished request. Nothing is computed unless a listener is given, and
- * the listener is called after the response is complete, off the request's own path.
+ * Calls `onRequest` once per finished request, after the response is complete, off the request's
+ * own path. The app mounts it only when a listener is given.
  */
-export function requestLog(onRequest: ((entry: RequestLogEntry) => void) | undefined): RequestHandler {
-  if (!onRequest) return (_req, _res, next) => next();
+export function requestLog(onRequest: (entry: RequestLogEntry) => void): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     const path = req.originalUrl;

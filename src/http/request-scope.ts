@@ -15,6 +15,7 @@ export class HttpRequestScope implements RequestScope {
   readonly sentBody: unknown;
   readonly streamFault: StreamFault | undefined;
   private origin: string | undefined;
+  private base: string | undefined;
   private controller: AbortController | undefined;
 
   private readonly req: Request;
@@ -36,8 +37,9 @@ export class HttpRequestScope implements RequestScope {
     return this.req.path;
   }
 
+  /** Built once: a list page asks for it once per record. */
   get baseUrl(): string {
-    return this.ctx.baseUrl(this.requestOrigin());
+    return (this.base ??= this.ctx.baseUrl(this.requestOrigin()));
   }
 
   get tracingUrl(): string {

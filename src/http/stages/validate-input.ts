@@ -4,7 +4,7 @@ import { readPart } from "../request-input.js";
 import { HttpRequestScope } from "../request-scope.js";
 import type { RequestScope, RouteSpec } from "../route.js";
 import type { RequestProblem } from "../service-module.js";
-import type { Exchange, MountedRoute, Stage } from "../exchange.js";
+import { queryOf, type Exchange, type MountedRoute, type Stage } from "../exchange.js";
 
 /**
  * Validates path, query, headers and body together **on a copy** (the request as sent stays intact
@@ -26,8 +26,7 @@ export function validateInput(ctx: MockContext, inject: RequestScope["inject"]):
     const mount: Record<string, string> = {};
     for (const [name, value] of Object.entries(x.params ?? {})) (route.mountNames.has(name) ? mount : own)[name] = value;
     const params = read("path", spec.params, own) as Record<string, string>;
-    // Express parses the query string again on every read of req.query: read once, and only when asked for.
-    const rawQuery: unknown = spec.query !== undefined || module.strictQuery ? x.req.query : undefined;
+    const rawQuery: unknown = spec.query !== undefined || module.strictQuery ? queryOf(x) : undefined;
     const query = read("query", spec.query, rawQuery);
     if (module.strictQuery) {
       const declared = Object.keys((spec.query !== undefined && (schemas().resolve(spec.query).properties as object)) || {});

@@ -7,10 +7,11 @@ import { StreamWriter } from "../stream-writer.js";
 import type { Exchange } from "../exchange.js";
 
 /**
- * Writes the answer: the only code that writes a response. A JSON body goes out as `res.json` would
- * write it (or as a fault rule rewrites it), text as given, a stream through a StreamWriter that the
- * route's source writes to, a hang-up as a closed socket. Nothing is written to a response that is
- * over (the client left) and an answer that comes after a stream began closes it instead.
+ * Writes the answer: the only code that writes a response. A JSON body goes out as its text with
+ * Content-Type and Content-Length (or as a fault rule rewrites it), text as given, a stream through a
+ * StreamWriter that the route's source writes to, a hang-up as a closed socket. Nothing is written
+ * to a response that is over (the client left) and an answer that comes after a stream began closes
+ * it instead.
  */
 export function write(x: Exchange, clock: MockClock): void {
   const { res } = x;
@@ -29,7 +30,7 @@ export function write(x: Exchange, clock: MockClock): void {
   }
   const spec = x.route?.spec;
   const status = Number(Object.keys(spec?.responses ?? {})[0] ?? 200);
-  res.status(status);
+  res.statusCode = status;
   if (value === undefined || spec?.responses[status] === null) res.end();
   else json(x, value, clock);
 }
@@ -61,7 +62,11 @@ function json(x: Exchange, body: unknown, clock: MockClock): void {
   }
   if (rewrite?.kind === "drip") return void drip(res, Buffer.from(text ?? "null"), rewrite.bytes, rewrite.everyMs, clock);
   if (res.getHeader("Content-Type") === undefined) res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.send(text);
+  if (text === undefined) return void res.end();
+  // Node's own writing: express's `send` would parse the Content-Type again, look for an ETag function
+  // and answer conditional requests, none of which the services do.
+  if (!res.hasHeader("Transfer-Encoding")) res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Writes the body a few bytes at a time, on the mock's clock. */
