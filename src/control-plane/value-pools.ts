@@ -3,13 +3,15 @@ import type { Random } from "../core/random.js";
 /** One value of a kind (a faker call, or a pick from a pool of its values). */
 export type Draw = () => unknown;
 
-const POOL_SIZE = 256;
+// Enough distinct values for a page of records to look varied; each one is a faker call (templates cost
+// tens of microseconds), so a bigger pool only adds start-up time.
+const POOL_SIZE = 64;
 
 /**
  * The pooled value source of bulk generation: each kind of faker value (a schema property's
  * annotation, say) gets a pool of values, drawn from faker once, the first time it is needed; every
- * record then picks from the pool with the seeded generator. Faker is called a few thousand times
- * instead of ~15 times a record, and records share the pooled values (memory). Same seed, same pools,
+ * record then picks from the pool with the seeded generator. Faker is called about a thousand
+ * times instead of ~15 times a record, and records share the pooled values (memory). Same seed, same pools,
  * same picks. Kinds with the same key share a pool.
  */
 export class ValuePools {
