@@ -105,7 +105,7 @@ class DeploymentFactory {
     const namespace = source("listener_namespace", () => `${faker.internet.domainWord()}-agents`);
     const [install, build] = [fake("SourceConfig", "install_command"), fake("SourceConfig", "build_command")];
     this.artifact = {
-      repo_commit_sha: () => random.hex(40),
+      repo_commit_sha: fake("SourceRevisionConfig", "repo_commit_sha"),
       image_uri: fake("SourceRevisionConfig", "image_uri"),
       source_tarball_path: fake("SourceRevisionConfig", "source_tarball_path"),
     };
@@ -122,7 +122,7 @@ class DeploymentFactory {
       langgraph_config_path: fake("SourceRevisionConfig", "langgraph_config_path"),
       image_uri: this.artifact.image_uri,
       source_tarball_path: this.artifact.source_tarball_path,
-      repo_commit_sha: fake("SourceRevisionConfig", "repo_commit_sha"),
+      repo_commit_sha: this.artifact.repo_commit_sha,
     };
   }
 
