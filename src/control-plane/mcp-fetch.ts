@@ -58,16 +58,16 @@ export async function injected(scope: RequestScope, request: InjectRequest): Pro
  */
 async function fetchWithin(policy: OutboundPolicy, start: URL, init: OutboundRequest, signal: AbortSignal, followRedirects: boolean): Promise<Response> {
   let url = start;
-  let request = init;
+  let hopRequest = init;
   for (let hop = 0; ; hop++) {
     if (!policy.allows(url)) throw OutboundRefused.host(url);
-    const response = await fetch(url, { method: request.method, body: request.body, redirect: "manual", headers: headersOf(request), signal });
+    const response = await fetch(url, { method: hopRequest.method, body: hopRequest.body, redirect: "manual", headers: headersOf(hopRequest), signal });
     const location = response.headers.get("location");
     if (!followRedirects || response.status < 300 || response.status > 399 || location === null) return response;
     await response.body?.cancel();
     if (hop >= MAX_REDIRECTS) throw new OutboundRefused(`more than ${MAX_REDIRECTS} redirects`);
     url = new URL(location, url);
-    if (response.status === 303) request = { ...request, method: "GET", body: undefined };
+    if (response.status === 303) hopRequest = { ...hopRequest, method: "GET", body: undefined };
   }
 }
 
