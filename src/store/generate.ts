@@ -37,7 +37,7 @@ export function generateRecord(ref: string, faker: Faker, skip: Iterable<string>
  * picked at random, so generated records show both. Only the keywords the record schemas use are
  * drawn for: a schema that needs another gets values its check refuses, and the fixture checks say so.
  */
-export function fill(node: Record<string, unknown>, faker: Faker): unknown {
+function fill(node: Record<string, unknown>, faker: Faker): unknown {
   if (node.faker !== undefined) return fakeFromHint(faker, node.faker as FakerHint);
   if (Array.isArray(node.enum)) return faker.helpers.arrayElement(node.enum);
   if (Array.isArray(node.anyOf)) return fill(faker.helpers.arrayElement(node.anyOf as Record<string, unknown>[]), faker);
