@@ -7,7 +7,7 @@
 // express and yargs are bundled with the packages they load (~80 small files), as they are published.
 // yargs looks for its locale files beside its own module, which a bundle does not have: the CLI sets its
 // locale to English (src/cli/yargs-cli.ts), whose messages are yargs's built-in strings. Left as
-// imports: yaml (only the recorder imports it statically), vitest (a peer dependency), iconv-lite
+// imports: js-yaml (only the recorder imports it statically), vitest (a peer dependency), iconv-lite
 // (below) and Node's built-ins. Packages loaded on first use (src/core/lazy-modules.ts, lazy-faker.ts)
 // are required at run time and stay out of the bundle.
 //
@@ -22,7 +22,7 @@ import { build } from "rolldown";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
 const ENTRIES = ["index", "cli", "vitest", "vitest-setup"];
-const EXTERNAL = new Set(["yaml", "vitest", "iconv-lite"]);
+const EXTERNAL = new Set(["js-yaml", "vitest", "iconv-lite"]);
 
 /**
  * yargs's help is laid out by cliui and wrap-ansi, which measure every word with string-width; the

@@ -4,7 +4,7 @@ import { copyJson, freezeJson, isPlainObject, toPointer } from "../core/json.js"
 import { isUuid } from "../core/random.js";
 import { schemas } from "../schemas/registry.js";
 import type { ErrorObject } from "ajv";
-import { yaml } from "../core/lazy-modules.js";
+import { addYamlLines } from "../core/yaml-lines.js";
 import { pointerOf, reasonOf } from "../store/fixtures.js";
 import { patternProblems } from "./patterns.js";
 import { templateProblems } from "./templates.js";
@@ -99,28 +99,6 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
 /** Checks scenario documents without loading them: the problems (warnings: checkScenarioDocuments). */
 export function validateScenarioDocuments(docs: SourceDocument[]): LoadProblem[] {
   return checkScenarioDocuments(docs).problems;
-}
-
-/**
- * Sets each problem's line: where the value its pointer names starts in the YAML source, or its
- * nearest parent that exists (a missing key is reported on the object that lacks it). Parsed again
- * only when a file has problems, so loading good files costs nothing.
- */
-function addYamlLines(text: string, found: LoadProblem[]): void {
-  const { LineCounter, parseDocument: parseYamlDocument, isNode } = yaml();
-  const lines = new LineCounter();
-  const doc = parseYamlDocument(text, { lineCounter: lines });
-  for (const problem of found) {
-    const path = problem.pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-    for (let n = path.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-      const offset = isNode(node) ? node.range?.[0] : undefined;
-      if (offset !== undefined) {
-        problem.line = lines.linePos(offset).line;
-        break;
-      }
-    }
-  }
 }
 
 /** The schema's reason, said in the scenario's own words where the schema's would be cryptic. */

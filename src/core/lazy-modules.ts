@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 
-let yamlModule: typeof import("yaml") | undefined;
+let yamlModule: typeof import("js-yaml") | undefined;
 let cronerModule: typeof import("croner") | undefined;
 let ajvModules: { Ajv2020: typeof import("ajv/dist/2020.js").Ajv2020; addFormats: (ajv: import("ajv/dist/2020.js").Ajv2020) => unknown } | undefined;
 
@@ -10,9 +10,9 @@ let ajvModules: { Ajv2020: typeof import("ajv/dist/2020.js").Ajv2020; addFormats
  * Packages loaded on first use rather than when the library is imported (issue 15: import time).
  * Synchronous requires, so the callers (createApp, file reading) stay synchronous.
  */
-/** The yaml package: only YAML scenario and fixture files need it. */
-export function yaml(): typeof import("yaml") {
-  return (yamlModule ??= require("yaml") as typeof import("yaml"));
+/** js-yaml: only YAML scenario and fixture files need it. */
+export function yaml(): typeof import("js-yaml") {
+  return (yamlModule ??= require("js-yaml") as typeof import("js-yaml"));
 }
 
 /** ajv (JSON Schema 2020-12) with ajv-formats: needed when the first mock is built, not at import. */

@@ -18,8 +18,12 @@ export interface SourceDocument {
 
 const EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 
-/** How YAML files are parsed: duplicate keys are errors, and aliases are limited. */
-const YAML_OPTIONS = { uniqueKeys: true, maxAliasCount: 100 } as const;
+/**
+ * How YAML files are parsed: YAML 1.2's core schema (no merge keys, timestamps or custom tags; js-yaml
+ * refuses duplicate keys and keys that are not scalars), aliases limited and then measured by their
+ * expanded size (shapeProblem).
+ */
+const YAML_OPTIONS = { maxAliases: 100, maxDepth: MAX_DEPTH + 1 } as const;
 
 /**
  * Reads files and folders (a folder: its .json/.yaml/.yml files, sorted by name) into documents.
@@ -120,7 +124,7 @@ export function parseDocument(file: string, text: string, problems: LoadProblem[
       problems.push({ file, pointer: "", reason: `refused: nested deeper than ${MAX_DEPTH} levels` });
       return undefined;
     }
-    const content: unknown = yaml ? yamlPackage().parse(text, YAML_OPTIONS) : JSON.parse(text);
+    const content: unknown = yaml ? parseYaml(text) : JSON.parse(text);
     const shape = yaml ? shapeProblem(content) : undefined;
     if (shape) {
       problems.push({ file, pointer: "", reason: `refused: ${shape}` });
@@ -128,9 +132,8 @@ export function parseDocument(file: string, text: string, problems: LoadProblem[
     }
     return yaml ? { file, content, yaml: text } : { file, content };
   } catch (err) {
-    if (yaml && err instanceof yamlPackage().YAMLParseError) {
-      const [line, col] = err.linePos?.[0] ? [err.linePos[0].line, err.linePos[0].col] : [0, 0];
-      problems.push({ file, pointer: "", reason: `invalid YAML at line ${line}, column ${col}: ${err.message.split("\n")[0]}` });
+    if (yaml && err instanceof yamlPackage().YAMLException && err.mark) {
+      problems.push({ file, pointer: "", reason: `invalid YAML at line ${err.mark.line + 1}, column ${err.mark.column + 1}: ${err.reason}` });
     } else if (yaml) {
       // The parser's own limits (alias count, stack depth): no position to give.
       problems.push({ file, pointer: "", reason: `invalid YAML: ${(err as Error).message.split("\n")[0]}` });
@@ -142,6 +145,13 @@ export function parseDocument(file: string, text: string, problems: LoadProblem[
     }
     return undefined;
   }
+}
+
+/** One YAML document's value; an empty file (or one of comments only) is null, more than one document an error. */
+function parseYaml(text: string): unknown {
+  const documents = yamlPackage().loadAll(text, YAML_OPTIONS);
+  if (documents.length > 1) throw new Error("more than one document (---) in the file; a file holds one");
+  return documents[0] ?? null;
 }
 
 function lineCol(text: string, position: number): string {

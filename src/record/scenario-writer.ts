@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { defaultAssistantId } from "../agent-server/assistants.js";
 import { basename, join } from "node:path";
-import { stringify } from "yaml";
+import { dump } from "js-yaml";
 import { isPlainObject, omit } from "../core/json.js";
 import { isUuid } from "../core/random.js";
 import { IdTemplates, type RunIds } from "./id-templates.js";
@@ -187,7 +187,7 @@ export class ScenarioWriter {
     const text =
       this.options.format === "json"
         ? `${JSON.stringify(body, null, 2)}\n`
-        : `# Recorded by agent-platform-mock record (docs/recording.md): edit freely, then check with\n# agent-platform-mock validate ${basename(recording.file)}\n${stringify(body, { aliasDuplicateObjects: false, lineWidth: 120 })}`;
+        : `# Recorded by agent-platform-mock record (docs/recording.md): edit freely, then check with\n# agent-platform-mock validate ${basename(recording.file)}\n${dump(body, { noRefs: true, lineWidth: 120, quoteStyle: "double" })}`;
     await writeFile(recording.file, text);
     return recording.file;
   }

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { parse } from "yaml";
+import { load as parse } from "js-yaml";
 import { Client } from "@langchain/langgraph-sdk";
-import { startMockServer } from "../../src/index.js";
+import { startMockServer, type Scenario } from "../../src/index.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), "utf8");
@@ -15,7 +15,7 @@ it("docs/first-test.md's test is test/docs/first-test.test.ts, word for word (on
 });
 
 it("docs/scenarios.md's messages-tuple example streams its chunks through the SDK, then the state", async () => {
-  const scenario = parse(example("docs/scenarios.md", "messages-tuple") ?? "");
+  const scenario = parse(example("docs/scenarios.md", "messages-tuple") ?? "") as Scenario;
   await using mock = await startMockServer({ seed: 42, fixtures: false, scenarios: [scenario] });
   const client = new Client({ apiUrl: mock.url });
   const thread = await client.threads.create();

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { load as parse } from "js-yaml";
 import type { Scenario } from "../../src/index.js";
 import { readDocuments } from "../../src/core/read-documents.js";
 import { validateScenarioDocuments } from "../../src/agent-server/scenario-validation.js";

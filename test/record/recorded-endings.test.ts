@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { load as parse } from "js-yaml";
 import { startMockServer, type MockServer } from "../../src/index.js";
 import { BUNDLED_SCENARIOS } from "../../src/options.js";
 import { readDocuments } from "../../src/core/read-documents.js";

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { load as parse } from "js-yaml";
 import { startRecorder, type Recorder } from "../../src/record/proxy.js";
 import { listener, send, sse, user, type Listener } from "./helpers.js";
 

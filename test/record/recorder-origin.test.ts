@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { load as parse } from "js-yaml";
 import { startRecorder, type Recorder } from "../../src/record/proxy.js";
 import { listener, RUN_ID, send, sse, user, type Listener } from "./helpers.js";
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { load as parse } from "js-yaml";
 import { readDocuments } from "../../src/core/read-documents.js";
 import { validateScenarioDocuments } from "../../src/agent-server/scenario-validation.js";
 import { startRecorder, type Recorder } from "../../src/record/proxy.js";
