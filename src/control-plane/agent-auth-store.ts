@@ -74,6 +74,13 @@ export class AgentAuthStore {
     return [...this.tokens.values()].filter((t) => t.organization_id === organizationId && t.user_id === userId && (providerId === undefined || t.provider_id === providerId));
   }
 
+  /** One default per user and provider: `token` becomes it, so the others of its user and provider stop being it. */
+  unsetOtherDefaults(token: Pick<StoredToken, "id" | "organization_id" | "user_id" | "provider_id">, now: number): void {
+    for (const t of this.tokensOf(token.organization_id, token.user_id, token.provider_id)) {
+      if (t.is_default && t.id !== token.id) this.tokens.set(t.id, { ...t, is_default: false, updated_at: now });
+    }
+  }
+
   /** Deletes a token and every agent connection to it. */
   deleteToken(token: StoredToken): void {
     this.tokens.delete(token.id);

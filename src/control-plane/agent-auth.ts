@@ -223,11 +223,7 @@ export class AgentAuth {
     const now = this.ctx.clock.now();
     const replaced = flow.replaces ? this.store.tokens.get(flow.replaces) : undefined;
     const id = replaced?.id ?? this.ctx.random.uuid4();
-    if (flow.is_default) {
-      for (const t of this.store.tokensOf(flow.organization_id, flow.user_id, flow.provider_id)) {
-        if (t.is_default && t.id !== id) this.store.tokens.set(t.id, { ...t, is_default: false, updated_at: now });
-      }
-    }
+    if (flow.is_default) this.store.unsetOtherDefaults({ ...flow, id }, now);
     return this.store.tokens.set(id, {
       id,
       organization_id: flow.organization_id,

@@ -86,10 +86,7 @@ export function authTokensRoutes(auth: AgentAuth, providers: ProviderStore, tena
       handler: ({ params, body }) => {
         const token = ownToken(params.token_id);
         const now = auth.now();
-        // One default per user and provider: making this one the default unsets the others.
-        if (body.is_default === true) {
-          for (const t of mine(token.provider_id)) if (t.is_default && t.id !== token.id) store.tokens.set(t.id, { ...t, is_default: false, updated_at: now });
-        }
+        if (body.is_default === true) store.unsetOtherDefaults(token, now);
         const updated = store.tokens.set(token.id, {
           ...token,
           // Absent leaves the label; null clears it (the request's field is nullable on purpose).
