@@ -7,7 +7,7 @@ import { UNTRACED, type Tracing } from "../ports.js";
 import type { Assistants, AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
-import { checkpointRunMetadata, findCheckpoint, latestCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
+import { checkpointRunMetadata, exceptionRepr, findCheckpoint, latestCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
 import { applyWrites, emptyState, normalizeWrite, ReducerError, type Channels } from "./reducers.js";
 import { eventMode, Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
@@ -584,10 +584,13 @@ export class RunService {
     const interrupt = outcome.kind === "success" ? outcome.interrupt : undefined;
     // Keyed by the interrupted task, the task of the run's last checkpoint.
     const interrupts = interrupt ? { [interrupt.task]: [{ value: interrupt.value, id: interrupt.id }] } : {};
-    // A successful run always saves a checkpoint; a failed or cancelled one only when it changed the
+    // The node a scripted error ending says raised: the last checkpoint's next task, holding the error.
+    const failed = outcome.kind === "error" ? outcome.node : undefined;
+    // A successful run always saves a checkpoint, and so does a node that raised (its error is saved
+    // with the checkpoint's task); a failed or cancelled run otherwise only when it changed the
     // state: it streamed values, or it ends the thread's pending interrupt.
     const streamedValues = outcome.values !== execution.script.priorValues;
-    const changed = outcome.kind === "success" || streamedValues || execution.steps.length > 0 || Object.keys(thread.interrupts).length > 0;
+    const changed = outcome.kind === "success" || failed !== undefined || streamedValues || execution.steps.length > 0 || Object.keys(thread.interrupts).length > 0;
     if (changed) {
       saveRunCheckpoints(ctx, {
         run,
@@ -595,7 +598,12 @@ export class RunService {
         priorValues: execution.script.priorValues,
         started: execution.script.startValues,
         steps: execution.steps,
-        final: { values: outcome.values, next: interrupt ? [interrupt.node] : [], interrupts },
+        final: {
+          values: outcome.values,
+          next: interrupt ? [interrupt.node] : failed !== undefined ? [failed] : [],
+          interrupts,
+          errors: failed !== undefined && outcome.kind === "error" ? { [failed]: exceptionRepr(outcome.error) } : undefined,
+        },
         parent: forkedFrom(ctx, thread, run.kwargs),
         ids: execution.checkpointIds,
       });
