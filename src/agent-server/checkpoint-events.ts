@@ -87,11 +87,12 @@ export function taskStartEvents(ctx: CheckpointEventContext, id: string, node: s
 
 /**
  * A task's result (`map_debug_task_results`): `{id, name, error, result, interrupts}`, `result` the
- * node's writes to the state's channels (`{}` for an interrupted node).
+ * node's writes to the state's channels (`{}` for an interrupted or failed node), `error` the
+ * exception a failed node raised, as the server's serde writes one (`{error, message}`).
  */
-export function taskResultEvents(id: string, node: string, writes: unknown, interrupts: unknown[], step: number, now: number): DerivedEvent[] {
+export function taskResultEvents(id: string, node: string, writes: unknown, interrupts: unknown[], step: number, now: number, error: { error: string; message: string } | null = null): DerivedEvent[] {
   const result = writes !== null && typeof writes === "object" && !Array.isArray(writes) ? writes : {};
-  return taskEvents({ id, name: node, error: null, result, interrupts }, "task_result", step, now);
+  return taskEvents({ id, name: node, error, result, interrupts }, "task_result", step, now);
 }
 
 function taskEvents(payload: Record<string, unknown>, type: string, step: number, now: number): DerivedEvent[] {

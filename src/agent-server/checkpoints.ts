@@ -22,6 +22,8 @@ export interface CheckpointRecord {
   interrupts: Record<string, Interrupt[]>;
   /** What each node of `next` returned once it ran (its writes in the following step), by node. */
   results?: Record<string, unknown>;
+  /** The error a node of `next` raised, as LangGraph's checkpointer saves it (`repr` of the exception), by node. */
+  errors?: Record<string, string>;
   metadata: Record<string, unknown>;
 }
 
@@ -45,8 +47,8 @@ export interface RunCheckpointsInput {
   /** The state once `__start__` applied the input (runs.ts startState). */
   started: Record<string, unknown> | null;
   steps: readonly { nodes: string[]; writes: Record<string, unknown>; values: Record<string, unknown> | null }[];
-  /** The state the run left: values, the nodes to run next and pending interrupts. */
-  final: { values: Record<string, unknown> | null; next: string[]; interrupts: Record<string, Interrupt[]> };
+  /** The state the run left: values, the nodes to run next, pending interrupts and the errors of nodes that raised. */
+  final: { values: Record<string, unknown> | null; next: string[]; interrupts: Record<string, Interrupt[]>; errors?: Record<string, string> | undefined };
   /** The checkpoint the run started from (`checkpoint_id` on run create); default the thread's newest. */
   parent?: CheckpointRecord | undefined;
   /**
@@ -112,6 +114,7 @@ export function saveRunCheckpoints(ctx: MockContext, input: RunCheckpointsInput)
       next: entry.next,
       interrupts: last ? input.final.interrupts : {},
       results: resultsOf(entry, entries[i + 1]),
+      ...(last && input.final.errors ? { errors: input.final.errors } : {}),
       metadata,
     };
     parentId = checkpoint.checkpoint_id;
@@ -175,6 +178,39 @@ function isScalar(value: unknown): boolean {
 
 const EXCLUDED_METADATA_KEYS = new Set(["checkpoint_id", "checkpoint_ns", "checkpoint_map", "langgraph_step", "langgraph_node", "langgraph_triggers", "langgraph_path", "langgraph_checkpoint_ns"]);
 
+/**
+ * An exception as LangGraph's checkpointer saves a failed task's error write: `repr(exc)`
+ * (langgraph `checkpoint/serde/jsonplus.py` `_msgpack_default`), `ValueError('boom')`, the message
+ * quoted as Python's `repr` of a str quotes it.
+ */
+export function exceptionRepr(error: { error: string; message: string }): string {
+  return `${error.error}(${pythonStrRepr(error.message)})`;
+}
+
+/** Python's `repr(str)`: single quotes unless the text holds one and no double quote; unprintable characters escaped. */
+function pythonStrRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of text) {
+    const code = ch.codePointAt(0) as number;
+    if (ch === quote || ch === "\\") out += `\\${ch}`;
+    else if (ch === "\t") out += "\\t";
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (code < 0x20 || code === 0x7f) out += `\\x${hex(code, 2)}`;
+    else if (code < 0x7f || !UNPRINTABLE.test(ch)) out += ch;
+    else out += code <= 0xff ? `\\x${hex(code, 2)}` : code <= 0xffff ? `\\u${hex(code, 4)}` : `\\U${hex(code, 8)}`;
+  }
+  return out + quote;
+}
+
+/** What Python's `str.isprintable` refuses beyond ASCII: control, format, surrogate, private, unassigned, separators other than the space. */
+const UNPRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+
+function hex(code: number, width: number): string {
+  return code.toString(16).padStart(width, "0");
+}
+
 /** Task ids of the mock's checkpoints: fixed by the checkpoint and the node. */
 const TASK_NAMESPACE = uuidBytes("3c9d7e2a-5b41-4f8e-9a6d-1e2f3a4b5c6d");
 
@@ -208,7 +244,7 @@ export function threadStateResponse(threadId: string, c: CheckpointRecord | unde
     id,
     name,
     path: ["__pregel_pull", name],
-    error: null,
+    error: c.errors && Object.hasOwn(c.errors, name) ? c.errors[name] : null,
     interrupts,
     checkpoint: null,
     state: null,

@@ -42,7 +42,7 @@ export interface StreamListener {
 
 export type Outcome =
   | { kind: "success"; values: Record<string, unknown> | null; interrupt?: { value: unknown; id: string; node: string; task: string }; feedback: Record<string, string> }
-  | { kind: "error"; values: Record<string, unknown> | null; error: { error: string; message: string } }
+  | { kind: "error"; values: Record<string, unknown> | null; error: { error: string; message: string }; node?: string }
   | { kind: "disconnect"; values: Record<string, unknown> | null }
   | { kind: "cancelled"; values: Record<string, unknown> | null; action: "interrupt" | "rollback" };
 
@@ -430,12 +430,17 @@ export class Execution {
 
   private end(ending: RunScript["ending"]): Outcome {
     if (ending === "disconnect") return { kind: "disconnect", values: this.values };
-    if (typeof ending === "object" && "error" in ending) {
-      this.publish("error", ending.error, null);
-      return { kind: "error", values: this.values, error: ending.error };
-    }
     // A run that saved nothing yet (a resume without steps) saves the state it leaves.
     if (this.checkpointIds.length === 0) this.save({ source: "loop", writes: null, values: this.values ?? {} });
+    if (typeof ending === "object" && "error" in ending) {
+      const { node = "agent", ...error } = ending.error;
+      // LangGraph's loop announces the last checkpoint with the failing node as its task, the task
+      // starts, and its result carries the exception (no `updates`: an error write is not output).
+      const [task] = this.tick([node], true) as [string];
+      if (this.derives(TASK_MODES)) for (const e of taskResultEvents(task, node, {}, [], this.script.firstStep + this.steps.length, this.clock.now(), error)) this.derive(e);
+      this.publish("error", error, null);
+      return { kind: "error", values: this.values, error, node };
+    }
     let interrupt: { value: unknown; id: string; node: string; task: string } | undefined;
     if (ending === "interrupt" || (typeof ending === "object" && "interrupt" in ending)) {
       const given = typeof ending === "object" ? ending.interrupt : { value: null };

@@ -7,13 +7,13 @@ import { UNTRACED, type Tracing } from "../ports.js";
 import type { Assistants, AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
 import { patternMismatch } from "./patterns.js";
-import { checkpointRunMetadata, findCheckpoint, latestCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
-import { applyWrites, emptyState, ReducerError, type Channels } from "./reducers.js";
+import { checkpointRunMetadata, exceptionRepr, findCheckpoint, latestCheckpoint, saveRunCheckpoints } from "./checkpoints.js";
+import { applyWrites, emptyState, normalizeWrite, ReducerError, type Channels } from "./reducers.js";
 import { eventMode, Execution, type Outcome } from "./run-execution.js";
 import type { ScenarioRegistry } from "./scenario-registry.js";
 import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-types.js";
 import type { StreamFault } from "../http/faults.js";
-import { renderTemplates, TemplateError } from "./templates.js";
+import { renderTemplates, TemplateError, type TemplateScope } from "./templates.js";
 import { newThread, threadsIn, type ThreadRecord } from "./threads.js";
 import type { MultitaskStrategy, RunCreate, RunStatus, ScenarioStep, ScenarioStoreWrite } from "../schemas/types.gen.js";
 import { ItemStore } from "./store-items.js";
@@ -219,7 +219,7 @@ export class RunService {
     const now = this.ctx.clock.now();
     const runId = this.ctx.random.uuid7(now);
     const start = this.startState(target, body);
-    const script = this.renderScript(runId, now, scenario, turnIndex, target, body, scope, start.values);
+    const script = this.renderScript(runId, now, scenario, turnIndex, target, body, start);
     const run = this.createRecord(runId, now, script, target, body, scope);
     const execution = this.startExecution(run, script, target.thread, ahead, body, scope, start);
     return { run, execution };
@@ -310,13 +310,13 @@ export class RunService {
   }
 
   /**
-   * The turn's events and ending with their templates filled for this run (faker seeded by the run id).
-   * Before the record is stored, because a template that fails refuses the run.
+   * The turn's events, steps and ending with their templates filled for this run (faker seeded by the
+   * run id). Before the record is stored, because a template that fails refuses the run.
    */
-  private renderScript(runId: string, now: number, scenario: LoadedScenario, turnIndex: number, target: RunTarget, body: RunCreateBody, scope: RunScope, state: Record<string, unknown> | null): RunScript {
+  private renderScript(runId: string, now: number, scenario: LoadedScenario, turnIndex: number, target: RunTarget, body: RunCreateBody, start: RunStart): RunScript {
     const turn = scenario.turns[turnIndex] ?? {};
     this.ctx.random.seedFakerFor(`run/${runId}`);
-    const values = {
+    const values: TemplateScope = {
       run_id: runId,
       // A stateless run plays on a temporary thread, as on the real server: templates see its id.
       thread_id: target.thread.thread_id,
@@ -326,7 +326,7 @@ export class RunService {
       turn: turnIndex + 1,
       now,
       request: body as Record<string, unknown>,
-      state,
+      state: start.values,
       random: this.ctx.random,
     };
     let events: ScenarioEvent[];
@@ -335,7 +335,7 @@ export class RunService {
     let store: ScenarioStoreWrite[];
     try {
       events = renderTemplates(turn.events ?? NONE, values) as ScenarioEvent[];
-      steps = turn.steps ? (renderTemplates(turn.steps, values) as ScenarioStep[]) : undefined;
+      steps = turn.steps ? this.renderSteps(turn.steps, values, start) : undefined;
       ending = renderTemplates(turn.end ?? "success", values) as Ending;
       store = renderTemplates(turn.store ?? NONE, values) as ScenarioStoreWrite[];
     } catch (err) {
@@ -347,6 +347,33 @@ export class RunService {
     const broken = events === turn.events ? -1 : events.findIndex((e) => LINE_BREAK.test(e.event));
     if (broken >= 0) throw agentErrors.templateFailed(scenario.name, `event name at /${broken}/event is ${JSON.stringify(events[broken]!.event)} in this run; an SSE event name is one line`);
     return { scenario, turnIndex, events, steps, ending: ending as RunScript["ending"], fault: turnFault(scenario.name, turn.faults), store };
+  }
+
+  /**
+   * The turn's steps with their templates filled, each seeing the state its node reads: the run's
+   * start state with every earlier step's update reduced into it. Each update's messages get their
+   * ids here (seeded), so what a template reads is what the run's state will hold. A step the
+   * reducers refuse is the last one kept: the run fails there and renders nothing it never plays
+   * (nor any step when its input is refused).
+   */
+  private renderSteps(steps: readonly ScenarioStep[], scope: TemplateScope, start: RunStart): ScenarioStep[] {
+    const rendered: ScenarioStep[] = [];
+    if (start.error) return rendered;
+    const newId = () => this.ctx.random.uuid4();
+    let state = start.values;
+    for (let i = 0; i < steps.length; i++) {
+      const step = renderTemplates(steps[i], { ...scope, state }, [i]) as ScenarioStep;
+      try {
+        const update = normalizeWrite(step.update, start.channels, newId) as ScenarioStep["update"];
+        state = applyWrites(state, [update], start.channels, newId);
+        rendered.push({ ...step, update });
+      } catch (err) {
+        if (!(err instanceof ReducerError)) throw err;
+        rendered.push(step);
+        break;
+      }
+    }
+    return rendered;
   }
 
   /**
@@ -557,10 +584,13 @@ export class RunService {
     const interrupt = outcome.kind === "success" ? outcome.interrupt : undefined;
     // Keyed by the interrupted task, the task of the run's last checkpoint.
     const interrupts = interrupt ? { [interrupt.task]: [{ value: interrupt.value, id: interrupt.id }] } : {};
-    // A successful run always saves a checkpoint; a failed or cancelled one only when it changed the
+    // The node a scripted error ending says raised: the last checkpoint's next task, holding the error.
+    const failed = outcome.kind === "error" ? outcome.node : undefined;
+    // A successful run always saves a checkpoint, and so does a node that raised (its error is saved
+    // with the checkpoint's task); a failed or cancelled run otherwise only when it changed the
     // state: it streamed values, or it ends the thread's pending interrupt.
     const streamedValues = outcome.values !== execution.script.priorValues;
-    const changed = outcome.kind === "success" || streamedValues || execution.steps.length > 0 || Object.keys(thread.interrupts).length > 0;
+    const changed = outcome.kind === "success" || failed !== undefined || streamedValues || execution.steps.length > 0 || Object.keys(thread.interrupts).length > 0;
     if (changed) {
       saveRunCheckpoints(ctx, {
         run,
@@ -568,7 +598,12 @@ export class RunService {
         priorValues: execution.script.priorValues,
         started: execution.script.startValues,
         steps: execution.steps,
-        final: { values: outcome.values, next: interrupt ? [interrupt.node] : [], interrupts },
+        final: {
+          values: outcome.values,
+          next: interrupt ? [interrupt.node] : failed !== undefined ? [failed] : [],
+          interrupts,
+          errors: failed !== undefined && outcome.kind === "error" ? { [failed]: exceptionRepr(outcome.error) } : undefined,
+        },
         parent: forkedFrom(ctx, thread, run.kwargs),
         ids: execution.checkpointIds,
       });

@@ -10,6 +10,7 @@ import { patternProblems } from "./patterns.js";
 import { templateProblems } from "./templates.js";
 import type { Ending, LoadedScenario, ScenarioMatch, Turn } from "./scenario-types.js";
 import { valuesWarnings } from "./values-check.js";
+import { DEFAULT_CHANNELS, type Channels } from "./reducers.js";
 
 export const SCENARIO_SCHEMA = "agent-server/scenario.json#/$defs/Scenario";
 
@@ -19,9 +20,12 @@ export const SCENARIO_SCHEMA = "agent-server/scenario.json#/$defs/Scenario";
  * expressions, `turns` next to the single-turn shorthand, and a name used twice in one load (a name
  * loaded before is replaced: the registry's job). Every problem of every document is reported at once
  * (a schema error does not hide the template errors next to it); the semantic checks read only the
- * parts that have the right shape. Returns the scenarios only when no problem was found.
+ * parts that have the right shape. Returns the scenarios only when no problem was found. `graphs`
+ * (what `validate` read from the fixtures given with the scenarios) gives the channel reducers of a
+ * scenario's graph for its values warnings; without it, or for a scenario naming no graph, every
+ * graph is MessagesState.
  */
-export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scenarios: LoadedScenario[]; problems: LoadProblem[]; warnings: LoadProblem[] } {
+export function checkScenarioDocuments(docs: readonly SourceDocument[], graphs?: { channels(graphId: string): Channels }): { scenarios: LoadedScenario[]; problems: LoadProblem[]; warnings: LoadProblem[] } {
   const problems: LoadProblem[] = [];
   // What loads but may not be meant: a scripted `values` event the reducers disagree with (values-check.ts).
   const warnings: LoadProblem[] = [];
@@ -66,7 +70,8 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
         for (const p of templateProblems(turn.store, [...path, ...base, "store"])) problems.push({ file: doc.file, pointer: p.pointer, reason: p.reason });
       }
       if (errors.length || typeof name !== "string") continue;
-      warnings.push(...valuesWarnings(doc.file, path, value));
+      const graph = (value.graph_id as string | undefined) ?? (match.assistant_id && !isUuid(match.assistant_id) ? match.assistant_id : undefined);
+      warnings.push(...valuesWarnings(doc.file, path, value, graph !== undefined && graphs ? graphs.channels(graph) : DEFAULT_CHANNELS));
       const turns: Turn[] = (value.turns as Turn[] | undefined) ?? [
         {
           events: value.events as Turn["events"],
@@ -76,7 +81,6 @@ export function checkScenarioDocuments(docs: readonly SourceDocument[]): { scena
           ...(value.store === undefined ? {} : { store: value.store as Turn["store"] }),
         },
       ];
-      const graph = (value.graph_id as string | undefined) ?? (match.assistant_id && !isUuid(match.assistant_id) ? match.assistant_id : undefined);
       scenarios.push({
         name,
         description: value.description as string | undefined,

@@ -28,7 +28,11 @@ export interface TemplateScope {
   turn: number;
   now: number;
   request: Record<string, unknown>;
-  /** The thread's state once the run's input is applied (what its first node sees). */
+  /**
+   * The state the templated part reads: for a step of `steps`, the run's start state with the steps
+   * before it reduced in (what its node sees); for events, endings and store writes, the state once
+   * the run's input is applied (what its first node sees).
+   */
   state: Record<string, unknown> | null;
   random: Random;
 }

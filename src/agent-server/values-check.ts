@@ -1,6 +1,6 @@
 import type { LoadProblem } from "../core/load-error.js";
 import { isPlainObject, toPointer } from "../core/json.js";
-import { DEFAULT_CHANNELS, type Channels } from "./reducers.js";
+import type { Channels } from "./reducers.js";
 
 /**
  * `validate`'s warning (docs/scenarios.md "The state model"): a scripted root `values` event that
@@ -9,9 +9,10 @@ import { DEFAULT_CHANNELS, type Channels } from "./reducers.js";
  * last scripted `values` (the state from then on): a last-value channel must hold the value last
  * written, an `append` channel must end with what was appended, an `add_messages` channel must hold
  * each written message (by id, else by type and content) and none it removed. A value holding a
- * template is not compared. A warning, not an error: the scripted event stays the state.
+ * template is not compared. `channels` are the reducers of the scenario's graph (MessagesState's
+ * when it is not known). A warning, not an error: the scripted event stays the state.
  */
-export function valuesWarnings(file: string, path: (string | number)[], scenario: Record<string, unknown>, channels: Channels = DEFAULT_CHANNELS): LoadProblem[] {
+export function valuesWarnings(file: string, path: (string | number)[], scenario: Record<string, unknown>, channels: Channels): LoadProblem[] {
   const turns = Array.isArray(scenario.turns) ? scenario.turns.map((t, i) => ({ turn: t as unknown, base: ["turns", i] as (string | number)[] })) : [{ turn: scenario as unknown, base: [] as (string | number)[] }];
   const out: LoadProblem[] = [];
   for (const { turn, base } of turns) {

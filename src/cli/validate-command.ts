@@ -31,13 +31,15 @@ export const validateCommand: CommandModule<object, { files: string[] }> = {
 
 /** Reads and checks the files; exits 1 naming every problem. */
 async function check(files: string[]): Promise<void> {
-  const { formatProblem, readDocuments, checkScenarioDocuments, fixtureProblems } = await load();
+  const { formatProblem, readDocuments, checkScenarioDocuments, checkFixtureFiles } = await load();
   const problems: LoadProblem[] = [];
   const docs = readDocuments(files, problems, true);
   const scenarioDocs = docs.filter(looksLikeScenarios);
   const fixtureFiles = docs.filter((d) => !scenarioDocs.includes(d)).map((d) => d.file);
-  if (fixtureFiles.length) problems.push(...fixtureProblems(fixtureFiles));
-  const checked = checkScenarioDocuments(scenarioDocs);
+  const fixtures = fixtureFiles.length ? checkFixtureFiles(fixtureFiles) : undefined;
+  if (fixtures) problems.push(...fixtures.problems);
+  // A scenario's scripted values are checked with its graph's reducers when the fixtures given describe it.
+  const checked = checkScenarioDocuments(scenarioDocs, fixtures?.graphs);
   problems.push(...checked.problems);
   // Warnings do not fail the check: the file loads as it is.
   const { warnings } = checked;

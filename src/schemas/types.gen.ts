@@ -195,8 +195,15 @@ export type Ending =
   | (
       | {
           error: {
+            /**
+             * The exception's class name, as the error event names it.
+             */
             error: string;
             message: string;
+            /**
+             * The node that raised (its task's result carries the error; the thread state's next/tasks name it). Default: agent.
+             */
+            node?: string;
           };
         }
       | {

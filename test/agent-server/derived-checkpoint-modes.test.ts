@@ -28,6 +28,14 @@ const approval: ScenarioInput = {
   turns: [{ steps: [{ node: "draft", update: { draft: "report" } }], end: { interrupt: { value: "Send?", id: "int-1", node: "review" } } }, { steps: [{ node: "review", update: { sent: true } }] }],
 };
 
+/** A node that raises after a step: `end: {error}` naming the node. */
+const failing: ScenarioInput = {
+  name: "ck-failing",
+  match: { assistant_id: "agent", input: { messages: [{ content: { $contains: "fail" } }] } },
+  steps: [{ node: "agent", update: { messages: [{ type: "ai", id: "ai-f", content: "", tool_calls: [{ name: "lookup", args: {}, id: "call_f", type: "tool_call" }] }] } }],
+  end: { error: { error: "ValueError", message: "can't reach the lookup service", node: "tools" } },
+};
+
 /** A turn that scripts `checkpoints`: sent as written, and nothing derived for that mode. */
 const scripted: ScenarioInput = {
   name: "ck-scripted",
@@ -45,7 +53,7 @@ describe("derived checkpoints, tasks, debug and events modes", () => {
   let client: Client;
 
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, seed: 11, scenarios: [weather, approval, scripted] });
+    mock = await startMockServer({ port: 0, seed: 11, scenarios: [weather, approval, failing, scripted] });
     client = new Client({ apiUrl: mock.url });
   });
   afterAll(async () => {
@@ -146,6 +154,40 @@ describe("derived checkpoints, tasks, debug and events modes", () => {
     // The resume runs that same task: its messages and task events name it.
     const resumed = await stream(thread.thread_id, { assistant_id: "agent", command: { resume: "yes" }, stream_mode: ["tasks"] });
     expect((resumed[1]!.data as Json).id).toBe(start!.id);
+  });
+
+  it("an error ending: the last checkpoint is announced with the failing node as its task, the task starts and its result carries the error, then `error`; the saved checkpoint holds the error (LangGraph's loop)", async () => {
+    const thread = await client.threads.create();
+    const events = await stream(thread.thread_id, { assistant_id: "agent", input: user("fail please"), stream_mode: ["checkpoints", "tasks", "debug", "updates"] });
+    const error = { error: "ValueError", message: "can't reach the lookup service" };
+    // After the agent's step: its checkpoint (next: tools), the tools task starting, its result with
+    // the exception and no `updates` for it (LangGraph outputs no update for an error write), then `error`.
+    expect(events.map((e) => e.event)).toEqual([
+      "metadata",
+      ...["checkpoints", "debug"],
+      ...["checkpoints", "debug", "tasks", "debug", "updates", "tasks", "debug"],
+      ...["checkpoints", "debug", "tasks", "debug", "tasks", "debug"],
+      "error",
+    ]);
+    const [checkpoint, debugCheckpoint, start, , result, debugResult, end] = events.slice(-7) as { event: string; data: Json }[];
+    expect(end).toEqual({ event: "error", data: error, id: null });
+    expect(checkpoint!.data).toMatchObject({ next: ["tools"], tasks: [{ name: "tools", interrupts: [], state: null }], metadata: { source: "loop", step: 1, writes: { agent: expect.anything() } } });
+    const taskId = checkpoint!.data.tasks[0].id;
+    expect(start!.data).toMatchObject({ id: taskId, name: "tools", triggers: ["branch:to:tools"] });
+    expect(result!.data).toEqual({ id: taskId, name: "tools", error, result: {}, interrupts: [] });
+    expect(debugCheckpoint!.data).toMatchObject({ step: 1, type: "checkpoint", payload: { next: ["tools"] } });
+    expect(debugResult!.data).toMatchObject({ step: 2, type: "task_result", payload: result!.data });
+    expect(events.filter((e) => e.event === "updates").map((e) => Object.keys(e.data as Json))).toEqual([["agent"]]);
+
+    // The thread's state is that checkpoint, its task holding the error as the checkpointer saves it (repr).
+    const state = (await request(mock.url).get(`/threads/${thread.thread_id}/state`).expect(200)).body as Json;
+    expect(state.checkpoint.checkpoint_id).toBe(checkpoint!.data.config.configurable.checkpoint_id);
+    expect(state.next).toEqual(["tools"]);
+    expect(state.tasks).toEqual([{ id: taskId, name: "tools", path: ["__pregel_pull", "tools"], error: 'ValueError("can\'t reach the lookup service")', interrupts: [], checkpoint: null, state: null, result: null }]);
+    const history = await client.threads.getHistory(thread.thread_id);
+    const announced = events.filter((e) => e.event === "checkpoints").map((e) => (e.data as Json).config.configurable.checkpoint_id);
+    expect([...history].reverse().map((h) => h.checkpoint.checkpoint_id)).toEqual(announced);
+    expect((await client.threads.get(thread.thread_id)).status).toBe("error");
   });
 
   it("events: the graph's on_chain_start, each node's start, stream and end, the graph's end, in the astream_events v2 shape", async () => {

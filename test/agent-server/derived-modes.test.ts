@@ -29,11 +29,21 @@ const weather: ScenarioInput = {
       steps: [
         { node: "agent", update: { messages: [{ type: "ai", id: "ai-1", content: "", tool_calls: [{ name: "get_weather", args: { city: "Paris" }, id: "call_1", type: "tool_call" }] }] } },
         { node: "tools", update: { messages: [{ type: "tool", content: "Sunny, 22 °C", tool_call_id: "call_1", name: "get_weather" }] }, delay_ms: 100 },
-        { node: "agent", update: { messages: [{ type: "ai", id: "ai-2", content: "You asked: {{state.messages.-1.content}}" }], notes: ["looked up"] } },
+        { node: "agent", update: { messages: [{ type: "ai", id: "ai-2", content: "The tool says: {{state.messages.-1.content}}", additional_kwargs: { reply_to: "{{state.messages.-1.id}}" } }], notes: ["looked up"] } },
       ],
     },
     // The second turn corrects the answer by id, removes the tool call's messages and adds a note.
     { steps: [{ node: "agent", update: { messages: [{ type: "ai", id: "ai-2", content: "Corrected" }, { type: "remove", id: "ai-1" }], notes: ["corrected"] } }] },
+  ],
+};
+
+/** Each step's templates read what the steps before it wrote. */
+const planned: ScenarioInput = {
+  name: "planned",
+  match: { assistant_id: "agent", input: { messages: [{ content: { $contains: "plan" } }] } },
+  steps: [
+    { node: "planner", update: { plan: { what: "book a table", when: "{{state.messages.-1.content}}" } } },
+    { node: "agent", update: { answer: "Done: {{state.plan.what}} ({{state.plan.when}})", seen: "{{state.plan.where}}" } },
   ],
 };
 
@@ -62,7 +72,7 @@ describe("the state model and derived stream modes", () => {
   let client: Client;
 
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, seed: 5, fixtures: [graphs], scenarios: [updatesOnly, weather, approval, badRemove] });
+    mock = await startMockServer({ port: 0, seed: 5, fixtures: [graphs], scenarios: [updatesOnly, weather, planned, approval, badRemove] });
     client = new Client({ apiUrl: mock.url });
   });
   afterAll(async () => {
@@ -130,10 +140,11 @@ describe("the state model and derived stream modes", () => {
     const perMessage = ["messages", "messages/metadata", "messages/complete"];
     expect(events.map((e) => e.event)).toEqual(["metadata", "values", ...step(perMessage), ...step(perMessage), ...step(perMessage)]);
     const data = events.map((e) => e.data) as unknown[];
-    // The tool message got a seeded id; the template read the state the run started from.
+    // The tool message got a seeded id; the answer step's templates read the state its node sees: the
+    // input and both earlier steps reduced, the tool's result last, with the id the state holds.
     const toolMessage = (data[10] as Record<string, Message>).tools!.messages as unknown as Message[];
     expect(toolMessage[0]).toMatchObject({ type: "tool", tool_call_id: "call_1", status: "success", id: expect.stringMatching(UUID4) });
-    expect(data[15]).toEqual({ agent: { messages: [expect.objectContaining({ id: "ai-2", content: "You asked: weather in Paris?" })], notes: ["looked up"] } });
+    expect(data[15]).toEqual({ agent: { messages: [expect.objectContaining({ id: "ai-2", content: "The tool says: Sunny, 22 °C", additional_kwargs: { reply_to: toolMessage[0]!.id } })], notes: ["looked up"] } });
     expect(data[16]).toMatchObject({ notes: ["looked up"], messages: [{ type: "human" }, { id: "ai-1" }, { type: "tool" }, { id: "ai-2" }] });
     const [tuple, tupleMeta] = data[12] as [Message, Record<string, unknown>];
     expect([tuple.id, tupleMeta.langgraph_node, tupleMeta.langgraph_step]).toEqual(["ai-2", "agent", 3]);
@@ -149,6 +160,17 @@ describe("the state model and derived stream modes", () => {
       ["human", "thanks"],
     ]);
     expect(final.notes).toEqual(["looked up", "corrected"]);
+  });
+
+  it("a step's templates see the state after the input and every earlier step; a path no earlier step wrote refuses the run (422, naming the step)", async () => {
+    const thread = await client.threads.create();
+    const refused = await request(mock.url).post(`/threads/${thread.thread_id}/runs/wait`).send({ assistant_id: "agent", input: user("plan dinner at 8") });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toMatch(/^Scenario 'planned' cannot be played for this run: template \{\{state\.plan\.where\}\} at \/1\/update\/seen has no value in the thread's state \(\{"messages":.*"plan":\{"what":"book a table","when":"plan dinner at 8"\}\}\)$/);
+    const off = mock.use({ ...planned, name: "planned-ok", steps: [planned.steps![0]!, { node: "agent", update: { answer: "Done: {{state.plan.what}} ({{state.plan.when}})" } }] });
+    const done = (await request(mock.url).post(`/threads/${thread.thread_id}/runs/wait`).send({ assistant_id: "agent", input: user("plan dinner at 8") }).expect(200)).body;
+    off();
+    expect(done).toMatchObject({ plan: { what: "book a table", when: "plan dinner at 8" }, answer: "Done: book a table (plan dinner at 8)" });
   });
 
   it("a Command's update and a state update go through the same reducers", async () => {

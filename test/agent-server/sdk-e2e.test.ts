@@ -131,7 +131,8 @@ describe.each(SDKS)("end to end with %s against the bundled scenarios", (_name, 
       // In each of the requested modes updates and values, updates first.
       for (const event of ["updates", "values"]) expected.push({ event, data: { __interrupt__: [{ value: ending.interrupt.value, id: expect.any(String) }] } });
     }
-    if (typeof ending === "object" && "error" in ending) expected.push({ event: "error", data: ending.error });
+    // The error event is the exception, `{error, message}`; the ending's `node` names who raised it.
+    if (typeof ending === "object" && "error" in ending) expected.push({ event: "error", data: { error: ending.error.error, message: ending.error.message } });
     const succeeded = ending === "success" || ending === "interrupt" || (typeof ending === "object" && "interrupt" in ending);
     if (succeeded) expected.push({ event: "feedback", data: { user_liked: expect.any(String), user_disliked: expect.any(String) } });
     expect(parts.map((p) => ({ event: p.event, data: p.data }))).toEqual(expected);

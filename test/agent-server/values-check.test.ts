@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkScenarioDocuments } from "../../src/agent-server/scenario-validation.js";
 import { readDocuments } from "../../src/core/read-documents.js";
+import { checkFixtureFiles } from "../../src/fixture-check.js";
 
 /** `validate`'s warning: a scripted `values` event the reducers disagree with (src/agent-server/values-check.ts). */
 const check = (content: unknown) => checkScenarioDocuments([{ file: "s.json", content }]);
@@ -41,6 +44,35 @@ describe("scripted values checked against the reduced state", () => {
     expect(ok.warnings).toEqual([]);
     const removedStill = check({ name: "s", events: [{ event: "updates", data: { agent: { messages: [{ type: "remove", id: "a1" }] } } }, { event: "values", data: { messages: [ai("a1", "x")] } }] });
     expect(removedStill.warnings.map((w) => w.reason)).toEqual([expect.stringContaining('key "messages"')]);
+  });
+
+  it("uses the reducers the given fixtures declare for the scenario's graph (validate's path); a graph they do not describe is MessagesState", () => {
+    const dir = mkdtempSync(join(tmpdir(), "apm-values-"));
+    const fixtures = join(dir, "graphs.json");
+    writeFileSync(fixtures, JSON.stringify({ graphs: [{ graph_id: "notes-bot", channels: { messages: "add_messages", notes: "append" } }] }));
+    const { problems, graphs } = checkFixtureFiles([fixtures]);
+    expect(problems).toEqual([]);
+    // `notes` is an append channel of notes-bot: the state holds earlier notes before the one written.
+    const events = [
+      { event: "updates", data: { agent: { notes: ["b"] } } },
+      { event: "values", data: { notes: ["a", "b"] } },
+    ];
+    const docs = [
+      { file: "by-graph-id.json", content: { name: "by-graph-id", graph_id: "notes-bot", events } },
+      { file: "by-assistant.json", content: { name: "by-assistant", match: { assistant_id: "notes-bot" }, events } },
+      { file: "other-graph.json", content: { name: "other-graph", graph_id: "other", events } },
+      { file: "no-graph.json", content: { name: "no-graph", events } },
+    ];
+    const lastValue = 'scripted values disagree with the state the reducers give at this point: key "notes" (the steps before wrote ["b"])';
+    expect(checkScenarioDocuments(docs, graphs).warnings).toEqual([
+      { file: "other-graph.json", pointer: "/events/1/data", reason: lastValue },
+      { file: "no-graph.json", pointer: "/events/1/data", reason: lastValue },
+    ]);
+    // Without fixtures every graph is MessagesState, as before.
+    expect(checkScenarioDocuments(docs).warnings.map((w) => w.file)).toEqual(docs.map((d) => d.file));
+    // With the graph's reducers, values that lost the appended note still warn.
+    const lost = { file: "lost.json", content: { name: "lost", graph_id: "notes-bot", events: [events[0], { event: "values", data: { notes: ["a"] } }] } };
+    expect(checkScenarioDocuments([lost], graphs).warnings.map((w) => w.reason)).toEqual(['scripted values disagree with the state the reducers give at this point: key "notes" (the steps before wrote ["b"])']);
   });
 
   it("the bundled catalogue has no warnings", () => {

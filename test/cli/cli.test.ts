@@ -219,6 +219,21 @@ describe("agent-platform-mock validate", () => {
     expect(result.stderr).toBe(`1 warning:\n  ${file}#/events/1/data (line 4): scripted values disagree with the state the reducers give at this point: key "mood" (the steps before wrote "happy")\n`);
   });
 
+  it("checks a scenario's scripted values with the reducers its graph declares in the fixtures given (an append channel), else as MessagesState", () => {
+    const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
+    const fixtures = join(dir, "graphs.json");
+    writeFileSync(fixtures, JSON.stringify({ graphs: [{ graph_id: "notes-bot", channels: { messages: "add_messages", notes: "append" } }] }));
+    const file = join(dir, "notes.yaml");
+    writeFileSync(file, ["name: notes", "graph_id: notes-bot", "events:", "  - { event: updates, data: { agent: { notes: [b] } } }", "  - { event: values, data: { notes: [a, b] } }", ""].join("\n"));
+    const withGraph = run(["validate", fixtures, file]);
+    expect(withGraph.stderr).toBe("");
+    expect(withGraph.status).toBe(0);
+    expect(withGraph.stdout).toMatch(/^OK: 2 files valid \(1 fixture, 1 scenario\)/);
+    const alone = run(["validate", file]);
+    expect(alone.status).toBe(0);
+    expect(alone.stderr).toBe(`1 warning:\n  ${file}#/events/1/data (line 5): scripted values disagree with the state the reducers give at this point: key "notes" (the steps before wrote ["b"])\n`);
+  });
+
   it("names file, pointer and reason for each problem and exits 1", () => {
     const dir = mkdtempSync(join(tmpdir(), "apm-validate-"));
     const file = join(dir, "fixtures.json");

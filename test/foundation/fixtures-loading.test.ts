@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createApp, LoadError, type MockOptions } from "../../src/index.js";
-import { fixtureProblems } from "../../src/fixture-check.js";
+import { checkFixtureFiles } from "../../src/fixture-check.js";
 
 function tempFile(name: string, content: string): string {
   const dir = mkdtempSync(join(tmpdir(), "apm-fixtures-"));
@@ -51,7 +51,7 @@ describe("fixture files are refused at load with file, JSON pointer and reason",
     const second = tempFile("second.json", JSON.stringify({ deployments: [{ name: "a", source: "gitlab" }, { name: "B" }], mcp_servers: [{ slug: "Bad Slug" }] }));
     const problems = loadError([first, second]).problems;
     expect(problems.length).toBeGreaterThanOrEqual(5);
-    expect(fixtureProblems([first, second])).toEqual(problems);
+    expect(checkFixtureFiles([first, second]).problems).toEqual(problems);
   });
 
   it("an unknown section is named with its pointer", () => {
