@@ -155,7 +155,7 @@ describe("connection faults on a real socket", () => {
     expect(reset.fired).toBe(1);
     server.control.faults.add({ match: { route: "info.get" }, fault: { empty: {} }, times: 1 });
     const emptyError = await fetch(`${server.url}/api/v1/info`).then(() => undefined, (err: Error & { cause?: { code?: string; message?: string } }) => err.cause?.code ?? err.cause?.message);
-    expect(emptyError).toBeDefined();
+    expect(emptyError).toBe("UND_ERR_SOCKET");
     expect((await fetch(`${server.url}/api/v1/info`)).status).toBe(200);
   });
 });
