@@ -79,3 +79,13 @@ it("the state model through the Python client's requests: runs.stream with node 
     ["input", -1, 0],
   ]);
 });
+
+it("runs.list(thread_id, select=[...]) sends repeated `select` query keys: each run is cut to those fields", async () => {
+  const thread = (await request(a).post("/threads").send({}).expect(200)).body.thread_id;
+  await request(a).post(`/threads/${thread}/runs/wait`).send({ assistant_id: "agent" }).expect(200);
+  const [run] = (await request(a).get(`/threads/${thread}/runs`).expect(200)).body as { run_id: string }[];
+  // httpx writes a list parameter as one key per item.
+  const res = await request(a).get(`/threads/${thread}/runs?limit=10&offset=0&select=run_id&select=status`).expect(200);
+  expect(res.body).toEqual([{ run_id: run?.run_id, status: "success" }]);
+  await request(a).get(`/threads/${thread}/runs?limit=10&offset=0&select=bogus`).expect(422);
+});
