@@ -136,10 +136,12 @@ export type RunBatchResponse = Run[];
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
 export type MultitaskStrategy = "reject" | "rollback" | "interrupt" | "enqueue";
 export type StreamModeName = "values" | "messages" | "messages-tuple" | "tasks" | "checkpoints" | "updates" | "events" | "debug" | "custom";
+export type RunField =
+  "run_id" | "thread_id" | "assistant_id" | "created_at" | "updated_at" | "status" | "metadata" | "kwargs" | "multitask_strategy";
 /**
- * GET /threads/{thread_id}/runs: newest first.
+ * GET /threads/{thread_id}/runs: newest first; full Runs, or the selected fields of each.
  */
-export type ThreadRunList = Run[];
+export type ThreadRunList = (Run | RunSelection)[];
 /**
  * What a scenario file holds: one scenario or a list of them.
  */
@@ -1418,6 +1420,24 @@ export interface Run {
   multitask_strategy: MultitaskStrategy;
 }
 /**
+ * A Run cut down to the fields a list's `select` names.
+ */
+export interface RunSelection {
+  run_id?: string;
+  thread_id?: string;
+  assistant_id?: string;
+  created_at?: string;
+  updated_at?: string;
+  status?: RunStatus;
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  kwargs?: {
+    [k: string]: unknown | undefined;
+  };
+  multitask_strategy?: MultitaskStrategy;
+}
+/**
  * What …/runs/wait and …/join answer with: the thread's final values (with `__interrupt__` when the run stopped at an interrupt), or `{"__error__": {error, message}}` for a failed run.
  */
 export interface RunValues {
@@ -1488,6 +1508,7 @@ export interface ListRunsQuery {
   limit?: number;
   offset?: number;
   status?: RunStatus;
+  select?: RunField[];
   [k: string]: unknown | undefined;
 }
 export interface CancelQuery {
