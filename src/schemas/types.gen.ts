@@ -1132,9 +1132,9 @@ export interface CronPatch {
    */
   timezone?: string;
   /**
-   * No run starts after this instant.
+   * No run starts after this instant; null clears it (the Python client's update(end_time=None)).
    */
-  end_time?: string;
+  end_time?: string | null;
   input?:
     | {
         [k: string]: unknown | undefined;

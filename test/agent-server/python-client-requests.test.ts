@@ -89,3 +89,15 @@ it("runs.list(thread_id, select=[...]) sends repeated `select` query keys: each 
   expect(res.body).toEqual([{ run_id: run?.run_id, status: "success" }]);
   await request(a).get(`/threads/${thread}/runs?limit=10&offset=0&select=bogus`).expect(422);
 });
+
+it("crons.update(cron_id, end_time=None) sends `\"end_time\": null`, which clears the cron's end time", async () => {
+  const cron = (await request(a).post("/runs/crons").send({ assistant_id: "agent", schedule: "0 9 * * *", end_time: "2027-01-01T00:00:00+00:00" }).expect(200)).body;
+  expect(cron.end_time).toBe("2027-01-01T00:00:00.000000+00:00");
+  // The SDK strips the other None fields and puts the explicit null back (langgraph_sdk `CronClient.update`).
+  const updated = (await request(a).patch(`/runs/crons/${cron.cron_id}`).send({ end_time: null }).expect(200)).body;
+  expect(updated.end_time).toBeNull();
+  expect(updated.schedule).toBe("0 9 * * *");
+  // Left out, it stays as it is.
+  await request(a).patch(`/runs/crons/${cron.cron_id}`).send({ end_time: "2027-06-01T00:00:00+00:00" }).expect(200);
+  expect((await request(a).patch(`/runs/crons/${cron.cron_id}`).send({ enabled: true }).expect(200)).body.end_time).toBe("2027-06-01T00:00:00.000000+00:00");
+});
