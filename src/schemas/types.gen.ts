@@ -1810,6 +1810,12 @@ export interface Thread {
   interrupts: {
     [k: string]: Interrupt[] | undefined;
   };
+  /**
+   * On a search with `extract`: each alias with the value at its path (null where the path leads nowhere).
+   */
+  extracted?: {
+    [k: string]: unknown | undefined;
+  };
 }
 /**
  * A Thread cut down to the fields a search's `select` names.
@@ -1831,6 +1837,12 @@ export interface ThreadSelection {
   } | null;
   interrupts?: {
     [k: string]: Interrupt[] | undefined;
+  };
+  /**
+   * On a search with `extract`: each alias with the value at its path (null where the path leads nowhere).
+   */
+  extracted?: {
+    [k: string]: unknown | undefined;
   };
 }
 export interface ThreadCreate {
@@ -1894,6 +1906,12 @@ export interface ThreadSearchRequest {
   sort_by?: "thread_id" | "status" | "created_at" | "updated_at" | "state_updated_at";
   sort_order?: "asc" | "desc";
   select?: ("thread_id" | "created_at" | "updated_at" | "state_updated_at" | "metadata" | "config" | "status" | "values" | "interrupts")[];
+  /**
+   * Alias to path of a value each thread found carries in `extracted`: a path starts with values, metadata, config or interrupts; dots for keys, [n] for list items ([-1] the last). Example: {"last_msg": "values.messages[-1]"}.
+   */
+  extract?: {
+    [k: string]: string | undefined;
+  };
   [k: string]: unknown | undefined;
 }
 export interface ThreadState {

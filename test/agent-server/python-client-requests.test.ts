@@ -101,3 +101,20 @@ it("crons.update(cron_id, end_time=None) sends `\"end_time\": null`, which clear
   await request(a).patch(`/runs/crons/${cron.cron_id}`).send({ end_time: "2027-06-01T00:00:00+00:00" }).expect(200);
   expect((await request(a).patch(`/runs/crons/${cron.cron_id}`).send({ enabled: true }).expect(200)).body.end_time).toBe("2027-06-01T00:00:00.000000+00:00");
 });
+
+it("threads.search(extract={alias: path}) answers each thread with `extracted`, the value at each path", async () => {
+  const messages = [{ type: "human", content: "hi" }, { type: "ai", content: "hello" }];
+  const supersteps = [{ updates: [{ values: { messages }, as_node: "__start__" }] }];
+  const thread = (await request(a).post("/threads").send({ metadata: { user: "alice", graph_id: "agent" }, supersteps }).expect(200)).body.thread_id;
+  // `client.threads.search(metadata=..., extract=...)`: limit, offset and the filters as the SDK sends them.
+  const body = { metadata: { user: "alice" }, limit: 10, offset: 0, extract: { user: "metadata.user", first: "values.messages[0].content", graph: "metadata.graph_id", none: "values.messages[5]" } };
+  const [found] = (await request(a).post("/threads/search").send(body).expect(200)).body;
+  expect(found.thread_id).toBe(thread);
+  expect(found.extracted).toEqual({ user: "alice", first: "hi", graph: "agent", none: null });
+  // With `select`, the selected fields and `extracted`.
+  const [selected] = (await request(a).post("/threads/search").send({ ...body, select: ["thread_id"], extract: { last: "values.messages[-1].type" } }).expect(200)).body;
+  expect(selected).toEqual({ thread_id: thread, extracted: { last: "ai" } });
+  // Without `extract`, no `extracted`; a path outside the thread's JSON columns is refused.
+  expect((await request(a).post("/threads/search").send({ ids: [thread] }).expect(200)).body[0]).not.toHaveProperty("extracted");
+  await request(a).post("/threads/search").send({ extract: { x: "thread_id" } }).expect(422);
+});
