@@ -125,7 +125,7 @@ export function cronsRoutes(ctx: MockContext, scheduler: CronScheduler, assistan
           ...cron,
           schedule,
           timezone,
-          end_time: body.end_time === undefined ? cron.end_time : parseEndTime(body.end_time),
+          end_time: body.end_time === undefined ? cron.end_time : body.end_time === null ? null : parseEndTime(body.end_time),
           // Only a stateless cron has a thread to keep or delete.
           on_run_completed: cron.thread_id === null ? (body.on_run_completed ?? cron.on_run_completed) : null,
           enabled: body.enabled ?? cron.enabled,

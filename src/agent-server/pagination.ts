@@ -34,6 +34,10 @@ export function sortInCreationOrder<T>(list: T[], value: (item: T) => string | n
 /** A search route's answer: `found` sorted in creation order by `value`, one page of wire forms, cut to the `select`ed fields. */
 export function searchPage<T>(found: T[], value: (item: T) => string | number | null, toWire: (item: T) => Record<string, unknown>, search: { sort_order: "asc" | "desc"; offset: number; limit: number; select?: string[] | null }): Reply {
   const { page, headers } = paginate(sortInCreationOrder(found, value, search.sort_order).map(toWire), search.offset, search.limit);
-  const select = (item: Record<string, unknown>, fields: string[]) => Object.fromEntries(fields.map((f) => [f, getOwn(item, f)]));
-  return reply(200, search.select ? page.map((item) => select(item, search.select as string[])) : page, headers);
+  return reply(200, search.select ? page.map((item) => selectFields(item, search.select as string[])) : page, headers);
+}
+
+/** A wire form cut to the fields a `select` names, in the order named. */
+export function selectFields(item: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((f) => [f, getOwn(item, f)]));
 }

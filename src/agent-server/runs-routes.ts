@@ -8,7 +8,7 @@ import { HEARTBEAT, sseFrame } from "./sse.js";
 import { FaultyStreamWriter } from "./stream-faults.js";
 import type { StreamFault } from "../http/faults.js";
 import { requireThread } from "./threads-routes.js";
-import { sortInCreationOrder } from "./pagination.js";
+import { selectFields, sortInCreationOrder } from "./pagination.js";
 
 type RunPath = { thread_id: string; run_id: string };
 type JoinQuery = { cancel_on_disconnect: boolean; stream_mode?: string[] };
@@ -84,7 +84,7 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
 
   return [
     ...created,
-    route<{ params: { thread_id: string }; query: { limit: number; offset: number; status?: RunStatus } }>({
+    route<{ params: { thread_id: string }; query: { limit: number; offset: number; status?: RunStatus; select?: string[] } }>({
       name: "runs.list",
       method: "GET",
       path: "/threads/{thread_id}/runs",
@@ -98,7 +98,8 @@ export function runsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
           (r) => r.created_at,
           "desc",
         );
-        return list.slice(query.offset, query.offset + query.limit).map(runResponse);
+        const page = list.slice(query.offset, query.offset + query.limit).map(runResponse);
+        return query.select ? page.map((run) => selectFields(run, query.select as string[])) : page;
       },
     }),
     route<{ params: RunPath }>({

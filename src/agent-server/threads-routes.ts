@@ -5,6 +5,7 @@ import { agentErrors } from "./errors.js";
 import type { RunService } from "./runs.js";
 import { errors, headers, THREAD, THREAD_PATH } from "./route-schemas.js";
 import { searchPage } from "./pagination.js";
+import { extracted } from "./thread-extract.js";
 import { threadsIn, newThread, threadResponse, type ThreadRecord, type ThreadStatus } from "./threads.js";
 import { applySupersteps, removeThread, threadMatches, type SuperstepUpdate } from "./thread-operations.js";
 
@@ -31,6 +32,7 @@ interface ThreadSearchBody {
   sort_by: "thread_id" | "status" | "created_at" | "updated_at" | "state_updated_at";
   sort_order: "asc" | "desc";
   select?: string[];
+  extract?: Record<string, string>;
 }
 
 type ThreadPath = { thread_id: string };
@@ -81,7 +83,14 @@ export function threadsRoutes(ctx: MockContext, runs: RunService): RouteSpec[] {
         const ids = body.ids && new Set(body.ids);
         const found = threads.filter((t) => (!ids || ids.has(t.thread_id)) && threadMatches(t, body));
         const key = body.sort_by;
-        return searchPage(found, (t) => t[key], threadResponse, body);
+        const { extract } = body;
+        if (!extract) return searchPage(found, (t) => t[key], threadResponse, body);
+        // `extracted` comes with the selected fields too: it is not one of the thread's columns.
+        const toWire = (t: ThreadRecord) => {
+          const wire = threadResponse(t);
+          return { ...wire, extracted: extracted(wire, extract) };
+        };
+        return searchPage(found, (t) => t[key], toWire, { ...body, select: body.select && [...body.select, "extracted"] });
       },
     }),
     route<{ params: ThreadPath }>({

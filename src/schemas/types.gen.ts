@@ -136,10 +136,12 @@ export type RunBatchResponse = Run[];
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
 export type MultitaskStrategy = "reject" | "rollback" | "interrupt" | "enqueue";
 export type StreamModeName = "values" | "messages" | "messages-tuple" | "tasks" | "checkpoints" | "updates" | "events" | "debug" | "custom";
+export type RunField =
+  "run_id" | "thread_id" | "assistant_id" | "created_at" | "updated_at" | "status" | "metadata" | "kwargs" | "multitask_strategy";
 /**
- * GET /threads/{thread_id}/runs: newest first.
+ * GET /threads/{thread_id}/runs: newest first; full Runs, or the selected fields of each.
  */
-export type ThreadRunList = Run[];
+export type ThreadRunList = (Run | RunSelection)[];
 /**
  * What a scenario file holds: one scenario or a list of them.
  */
@@ -1130,9 +1132,9 @@ export interface CronPatch {
    */
   timezone?: string;
   /**
-   * No run starts after this instant.
+   * No run starts after this instant; null clears it (the Python client's update(end_time=None)).
    */
-  end_time?: string;
+  end_time?: string | null;
   input?:
     | {
         [k: string]: unknown | undefined;
@@ -1418,6 +1420,24 @@ export interface Run {
   multitask_strategy: MultitaskStrategy;
 }
 /**
+ * A Run cut down to the fields a list's `select` names.
+ */
+export interface RunSelection {
+  run_id?: string;
+  thread_id?: string;
+  assistant_id?: string;
+  created_at?: string;
+  updated_at?: string;
+  status?: RunStatus;
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  kwargs?: {
+    [k: string]: unknown | undefined;
+  };
+  multitask_strategy?: MultitaskStrategy;
+}
+/**
  * What …/runs/wait and …/join answer with: the thread's final values (with `__interrupt__` when the run stopped at an interrupt), or `{"__error__": {error, message}}` for a failed run.
  */
 export interface RunValues {
@@ -1488,6 +1508,7 @@ export interface ListRunsQuery {
   limit?: number;
   offset?: number;
   status?: RunStatus;
+  select?: RunField[];
   [k: string]: unknown | undefined;
 }
 export interface CancelQuery {
@@ -1789,6 +1810,12 @@ export interface Thread {
   interrupts: {
     [k: string]: Interrupt[] | undefined;
   };
+  /**
+   * On a search with `extract`: each alias with the value at its path (null where the path leads nowhere).
+   */
+  extracted?: {
+    [k: string]: unknown | undefined;
+  };
 }
 /**
  * A Thread cut down to the fields a search's `select` names.
@@ -1810,6 +1837,12 @@ export interface ThreadSelection {
   } | null;
   interrupts?: {
     [k: string]: Interrupt[] | undefined;
+  };
+  /**
+   * On a search with `extract`: each alias with the value at its path (null where the path leads nowhere).
+   */
+  extracted?: {
+    [k: string]: unknown | undefined;
   };
 }
 export interface ThreadCreate {
@@ -1873,6 +1906,12 @@ export interface ThreadSearchRequest {
   sort_by?: "thread_id" | "status" | "created_at" | "updated_at" | "state_updated_at";
   sort_order?: "asc" | "desc";
   select?: ("thread_id" | "created_at" | "updated_at" | "state_updated_at" | "metadata" | "config" | "status" | "values" | "interrupts")[];
+  /**
+   * Alias to path of a value each thread found carries in `extracted`: a path starts with values, metadata, config or interrupts; dots for keys, [n] for list items ([-1] the last). Example: {"last_msg": "values.messages[-1]"}.
+   */
+  extract?: {
+    [k: string]: string | undefined;
+  };
   [k: string]: unknown | undefined;
 }
 export interface ThreadState {

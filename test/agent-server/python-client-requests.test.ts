@@ -79,3 +79,42 @@ it("the state model through the Python client's requests: runs.stream with node 
     ["input", -1, 0],
   ]);
 });
+
+it("runs.list(thread_id, select=[...]) sends repeated `select` query keys: each run is cut to those fields", async () => {
+  const thread = (await request(a).post("/threads").send({}).expect(200)).body.thread_id;
+  await request(a).post(`/threads/${thread}/runs/wait`).send({ assistant_id: "agent" }).expect(200);
+  const [run] = (await request(a).get(`/threads/${thread}/runs`).expect(200)).body as { run_id: string }[];
+  // httpx writes a list parameter as one key per item.
+  const res = await request(a).get(`/threads/${thread}/runs?limit=10&offset=0&select=run_id&select=status`).expect(200);
+  expect(res.body).toEqual([{ run_id: run?.run_id, status: "success" }]);
+  await request(a).get(`/threads/${thread}/runs?limit=10&offset=0&select=bogus`).expect(422);
+});
+
+it("crons.update(cron_id, end_time=None) sends `\"end_time\": null`, which clears the cron's end time", async () => {
+  const cron = (await request(a).post("/runs/crons").send({ assistant_id: "agent", schedule: "0 9 * * *", end_time: "2027-01-01T00:00:00+00:00" }).expect(200)).body;
+  expect(cron.end_time).toBe("2027-01-01T00:00:00.000000+00:00");
+  // The SDK strips the other None fields and puts the explicit null back (langgraph_sdk `CronClient.update`).
+  const updated = (await request(a).patch(`/runs/crons/${cron.cron_id}`).send({ end_time: null }).expect(200)).body;
+  expect(updated.end_time).toBeNull();
+  expect(updated.schedule).toBe("0 9 * * *");
+  // Left out, it stays as it is.
+  await request(a).patch(`/runs/crons/${cron.cron_id}`).send({ end_time: "2027-06-01T00:00:00+00:00" }).expect(200);
+  expect((await request(a).patch(`/runs/crons/${cron.cron_id}`).send({ enabled: true }).expect(200)).body.end_time).toBe("2027-06-01T00:00:00.000000+00:00");
+});
+
+it("threads.search(extract={alias: path}) answers each thread with `extracted`, the value at each path", async () => {
+  const messages = [{ type: "human", content: "hi" }, { type: "ai", content: "hello" }];
+  const supersteps = [{ updates: [{ values: { messages }, as_node: "__start__" }] }];
+  const thread = (await request(a).post("/threads").send({ metadata: { user: "alice", graph_id: "agent" }, supersteps }).expect(200)).body.thread_id;
+  // `client.threads.search(metadata=..., extract=...)`: limit, offset and the filters as the SDK sends them.
+  const body = { metadata: { user: "alice" }, limit: 10, offset: 0, extract: { user: "metadata.user", first: "values.messages[0].content", graph: "metadata.graph_id", none: "values.messages[5]" } };
+  const [found] = (await request(a).post("/threads/search").send(body).expect(200)).body;
+  expect(found.thread_id).toBe(thread);
+  expect(found.extracted).toEqual({ user: "alice", first: "hi", graph: "agent", none: null });
+  // With `select`, the selected fields and `extracted`.
+  const [selected] = (await request(a).post("/threads/search").send({ ...body, select: ["thread_id"], extract: { last: "values.messages[-1].type" } }).expect(200)).body;
+  expect(selected).toEqual({ thread_id: thread, extracted: { last: "ai" } });
+  // Without `extract`, no `extracted`; a path outside the thread's JSON columns is refused.
+  expect((await request(a).post("/threads/search").send({ ids: [thread] }).expect(200)).body[0]).not.toHaveProperty("extracted");
+  await request(a).post("/threads/search").send({ extract: { x: "thread_id" } }).expect(422);
+});
