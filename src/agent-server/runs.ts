@@ -1,8 +1,8 @@
 import { MAX_INSTANT } from "../core/clock.js";
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { deepMerge, getOwn, isPlainObject, setOwn } from "../core/json.js";
-import { isUuid, uuid5, uuidBytes } from "../core/random.js";
+import { deepMerge, isPlainObject, setOwn } from "../core/json.js";
+import { isUuid } from "../core/random.js";
 import { UNTRACED, type Tracing } from "../ports.js";
 import type { Assistants, AssistantRef } from "./assistants.js";
 import { agentErrors } from "./errors.js";
@@ -15,15 +15,14 @@ import type { Ending, LoadedScenario, ScenarioEvent, Turn } from "./scenario-typ
 import type { StreamFault } from "../http/faults.js";
 import { renderTemplates, TemplateError, type TemplateScope } from "./templates.js";
 import { newThread, threadsIn, type ThreadRecord } from "./threads.js";
-import type { MultitaskStrategy, RunCreate, RunStatus, ScenarioStep, ScenarioStoreWrite } from "../schemas/types.gen.js";
+import type { MultitaskStrategy, RunStatus, ScenarioStep, ScenarioStoreWrite } from "../schemas/types.gen.js";
 import { ItemStore } from "./store-items.js";
+import { requestedCheckpoint, runKwargs, runMetadata, threadConfig, type RunCreateBody } from "./run-config.js";
 import { declareCollection } from "../store/store.js";
 
 export type { MultitaskStrategy, RunStatus };
 
-/** The run-create body after validation and defaults (schema agent-server/run.json#/$defs/RunCreate). */
-export type RunCreateBody = RunCreate &
-  Required<Pick<RunCreate, "stream_mode" | "stream_subgraphs" | "stream_resumable" | "multitask_strategy" | "if_not_exists" | "on_disconnect" | "on_completion">>;
+export type { RunCreateBody };
 
 /** A run as the mock keeps it: the wire fields plus what /_mock/runs shows. */
 export interface RunRecord {
@@ -640,16 +639,6 @@ function mismatch(scenario: LoadedScenario, body: RunCreateBody, assistant: Assi
   return undefined;
 }
 
-/**
- * The checkpoint id a run asks to start from: `checkpoint.checkpoint_id` (the documented field, what
- * the SDK's `checkpoint` option and useStream's branching send) or the older `checkpoint_id`.
- */
-function requestedCheckpoint(body: { checkpoint_id?: unknown; checkpoint?: unknown }): string | undefined {
-  if (typeof body.checkpoint_id === "string") return body.checkpoint_id;
-  const id = isPlainObject(body.checkpoint) ? getOwn(body.checkpoint, "checkpoint_id") : undefined;
-  return typeof id === "string" ? id : undefined;
-}
-
 /** One `(channel, value)` pair of a Command's update given as a list, as the write it is (anything else writes nothing). */
 function pairWrite(pair: unknown): Record<string, unknown> {
   const write: Record<string, unknown> = {};
@@ -678,120 +667,6 @@ function turnFault(scenario: string, faults: Turn["faults"]): StreamFault | unde
   return { id: `scenario:${scenario}`, kind, afterEvents: p.after_events, error: p.error ?? "InjectedFault", message: p.message ?? "fault injected by agent-platform-mock" };
 }
 
-/** Request headers the real server never copies into a run's configurable (vendored `utils/headers.py`). */
-const PRIVATE_HEADERS = new Set(["x-api-key", "x-tenant-id", "x-service-key"]);
-
-/**
- * The run's `config` as the real server fills it (vendored `models/run.py` `create_valid_run`): the
- * request's config, with `configurable` gaining the `user-agent` and `x-*` request headers, the
- * checkpoint asked for, the run's identity, `langgraph_request_id` (the `x-request-id` sent, else one
- * fixed by the run id) and `__after_seconds__` for a delayed run. The assistant's own config comes
- * first, the request's over it, `configurable` merged key by key (the real `Runs.put`:
- * `assistant.config || … || config`, `configurable` likewise).
- */
-export function runConfig(
-  body: RunCreateBody,
-  headers: Record<string, unknown>,
-  identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string },
-  requestId: string,
-  assistantConfig: Record<string, unknown> = {},
-  threadConfig: Record<string, unknown> = {},
-): Record<string, unknown> {
-  const given: Record<string, unknown> = isPlainObject(body.config) ? body.config : {};
-  const config: Record<string, unknown> = { ...assistantConfig, ...given };
-  const configurable: Record<string, unknown> = {
-    ...(isPlainObject(assistantConfig.configurable) ? assistantConfig.configurable : {}),
-    ...(isPlainObject(threadConfig.configurable) ? threadConfig.configurable : {}),
-    ...(isPlainObject(given.configurable) ? given.configurable : {}),
-  };
-  for (const name of Object.keys(headers)) {
-    const value = headers[name];
-    if (typeof value !== "string" || PRIVATE_HEADERS.has(name)) continue;
-    if (name === "user-agent" || name.startsWith("x-")) setOwn(configurable, name, value);
-  }
-  // As the real server: `configurable.update(checkpoint)`, then the older `checkpoint_id`.
-  if (isPlainObject(body.checkpoint)) for (const [key, value] of Object.entries(body.checkpoint)) setOwn(configurable, key, value);
-  if (typeof body.checkpoint_id === "string") configurable.checkpoint_id = body.checkpoint_id;
-  configurable.run_id = identity.run_id;
-  configurable.thread_id = identity.thread_id;
-  configurable.graph_id = identity.graph_id;
-  configurable.assistant_id = identity.assistant_id;
-  configurable.langgraph_request_id = typeof headers["x-request-id"] === "string" ? headers["x-request-id"] : requestId;
-  if (body.after_seconds) configurable.__after_seconds__ = body.after_seconds;
-  config.configurable = configurable;
-  return config;
-}
-
-/**
- * The thread's `config` once a run is put on it, as the real runtime's `Runs.put` merges it: the
- * assistant's config, the thread's, then the run's (the request's with the server's additions), and
- * `configurable` likewise key by key. Left out, so that they do not carry over to the thread's later
- * runs: the run's own identity and `metadata` (each run gets its own), keys starting with `__`, and
- * the checkpoint a run forked from (a later run would fork there again).
- */
-function threadConfig(assistant: Record<string, unknown>, thread: Record<string, unknown>, run: Record<string, unknown>): Record<string, unknown> {
-  const configurableOf = (c: Record<string, unknown>) => (isPlainObject(c.configurable) ? c.configurable : {});
-  const configurable: Record<string, unknown> = {};
-  for (const source of [configurableOf(assistant), configurableOf(thread), configurableOf(run)]) {
-    for (const [key, value] of Object.entries(source)) {
-      if (!key.startsWith("__") && !RUN_OWN_CONFIGURABLE.has(key)) setOwn(configurable, key, value);
-    }
-  }
-  const merged: Record<string, unknown> = {};
-  for (const source of [assistant, thread, run]) for (const key of Object.keys(source)) if (key !== "metadata") setOwn(merged, key, source[key]);
-  merged.configurable = configurable;
-  return merged;
-}
-
-/** Keys of a run's configurable that name that run or the checkpoint it started from. */
-const RUN_OWN_CONFIGURABLE = new Set(["run_id", "thread_id", "graph_id", "assistant_id", "langgraph_request_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map"]);
-
-/**
- * A run's `metadata` (also its `kwargs.config.metadata`), as the real runtime's `Runs.put` merges it:
- * the assistant's (`created_by`), the thread's (which the run has just given `graph_id` and
- * `assistant_id`), the request's `config.metadata`, then the request's `metadata`, each over the one
- * before, key by key (docs/decisions/conformance-js-vs-python.md note 13).
- */
-function runMetadata(assistant: Record<string, unknown>, thread: Record<string, unknown>, body: RunCreateBody): Record<string, unknown> {
-  const merged: Record<string, unknown> = {};
-  const config = isPlainObject(body.config) ? body.config : {};
-  for (const source of [assistant, thread, config.metadata, body.metadata]) {
-    if (isPlainObject(source)) for (const key of Object.keys(source)) setOwn(merged, key, source[key]);
-  }
-  return merged;
-}
-
-/** The run's `kwargs` as the real server lists them; `context` (the assistant's, then the request's) mirrors `configurable` as there. */
-function runKwargs(
-  body: RunCreateBody,
-  stateless: boolean,
-  headers: Record<string, unknown>,
-  identity: { run_id: string; thread_id: string; graph_id: string; assistant_id: string },
-  assistant: Pick<AssistantRef, "config" | "context">,
-  metadata: Record<string, unknown>,
-  threadConfig: Record<string, unknown>,
-): Record<string, unknown> {
-  const config = runConfig(body, headers, identity, uuid5(identity.run_id, REQUEST_ID_NAMESPACE), assistant.config, threadConfig);
-  config.metadata = metadata;
-  return {
-    input: body.input ?? null,
-    command: body.command ?? null,
-    config,
-    context: { ...assistant.context, ...(isPlainObject(body.context) ? body.context : {}), ...(config.configurable as Record<string, unknown>) },
-    stream_mode: body.stream_mode,
-    interrupt_before: body.interrupt_before ?? null,
-    interrupt_after: body.interrupt_after ?? null,
-    webhook: body.webhook ?? null,
-    feedback_keys: body.feedback_keys ?? null,
-    temporary: stateless && body.on_completion === "delete",
-    subgraphs: body.stream_subgraphs,
-    resumable: body.stream_resumable,
-    checkpoint_during: body.checkpoint_during ?? false,
-    checkpoint_id: requestedCheckpoint(body) ?? null,
-    durability: body.durability ?? "async",
-  };
-}
-
 const LINE_BREAK = /[\r\n]/;
 
 /** A turn's missing events or store writes, a run's runs ahead or feedback keys when none: one frozen list, not a new one per run. */
@@ -801,9 +676,6 @@ const NONE: readonly never[] = Object.freeze([]);
 function modesOf(streamMode: RunCreateBody["stream_mode"]): ReadonlySet<string> {
   return new Set(Array.isArray(streamMode) ? streamMode : [streamMode]);
 }
-
-/** Namespace of the mock's request ids (`langgraph_request_id`), so they are fixed by the run id. */
-const REQUEST_ID_NAMESPACE = uuidBytes("5f1d2c3b-7a4e-4c1a-9b7e-2d6f8a0c1e3b");
 
 export const runsIn = declareCollection<RunRecord>("runs");
 
