@@ -21,7 +21,8 @@ const EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 /**
  * How YAML files are parsed: YAML 1.2's core schema (no merge keys, timestamps or custom tags; js-yaml
  * refuses duplicate keys and keys that are not scalars), aliases limited and then measured by their
- * expanded size (shapeProblem).
+ * expanded size (shapeProblem). The parser's own depth limit is one past ours, so that shapeProblem
+ * is what names a file nested too deep.
  */
 const YAML_OPTIONS = { maxAliases: 100, maxDepth: MAX_DEPTH + 1 } as const;
 
