@@ -21,10 +21,9 @@ const EXTENSIONS = new Set([".json", ".yaml", ".yml"]);
 /**
  * How YAML files are parsed: YAML 1.2's core schema (no merge keys, timestamps or custom tags; js-yaml
  * refuses duplicate keys and keys that are not scalars), aliases limited and then measured by their
- * expanded size (shapeProblem). The parser's own depth limit is one past ours, so that shapeProblem
- * is what names a file nested too deep.
+ * expanded size (shapeProblem); nesting past MAX_DEPTH is refused by the parser, with its position.
  */
-const YAML_OPTIONS = { maxAliases: 100, maxDepth: MAX_DEPTH + 1 } as const;
+const YAML_OPTIONS = { maxAliases: 100, maxDepth: MAX_DEPTH } as const;
 
 /**
  * Reads files and folders (a folder: its .json/.yaml/.yml files, sorted by name) into documents.

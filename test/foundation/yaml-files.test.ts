@@ -31,6 +31,12 @@ describe("YAML files", () => {
     expect(parse("a: !custom x\n").problems[0]?.reason).toMatch(/^invalid YAML at line 1, column 4: unknown scalar tag/);
   });
 
+  it("nesting is limited as in JSON files: 64 levels load, a 65th is refused with its position", () => {
+    const nested = (levels: number) => `a: ${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}\n`;
+    expect(parse(nested(64)).problems).toEqual([]);
+    expect(parse(nested(65)).problems).toEqual([{ file: "f.yaml", pointer: "", reason: "invalid YAML at line 1, column 67: nesting exceeded maxDepth (64)" }]);
+  });
+
   it("aliases are limited, then measured by their expanded size", () => {
     const many = `a: &a [1]\nb: [${Array.from({ length: 101 }, () => "*a").join(", ")}]\n`;
     expect(parse(many).problems[0]?.reason).toMatch(/^invalid YAML.*alias/i);
