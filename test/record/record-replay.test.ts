@@ -5,12 +5,11 @@ import { BUNDLED_SCENARIOS } from "../../src/options.js";
 import { readDocuments } from "../../src/core/read-documents.js";
 import { validateScenarioDocuments } from "../../src/agent-server/scenario-validation.js";
 import { normaliseTranscript, type Transcript } from "../support/transcript-normalise.js";
-import { capturingClient, drain, recordAndReplay } from "./helpers.js";
+import { capturingClient, drain, recordAndReplay, user } from "./helpers.js";
 
 /** Issue 12 item 4: a session session.recorded through the proxy replays against a mock holding only the recording. */
 
 const API_KEY = "sk-recording-test-key-0123456789";
-const user = (content: string) => ({ messages: [{ role: "user", content }] });
 /** The fixed session: a thread with an approval interrupt and its resume, then a stateless run. */
 async function runSession(baseUrl: string): Promise<Transcript> {
   const { client, at, transcript } = capturingClient(baseUrl);
