@@ -200,7 +200,8 @@ export function generateDeployments(
     if (options.progress && i % 1000 === 0 && i > 0) options.progress(i);
     const source = random.pick(sources);
     const id = random.uuid4();
-    let deploymentName = `${String(name())}-${i + 1}`.slice(0, 63);
+    // Joined, not concatenated: one flat string rather than a tree of three (every record keeps its name).
+    let deploymentName = [String(name()), i + 1].join("-").slice(0, 63);
     while (taken.has(deploymentName)) deploymentName = `${deploymentName.slice(0, 60)}-${random.int(0, 99)}`;
     taken.add(deploymentName);
     const createdAt = options.before - random.int(1, 700) * DAY_MS - random.int(0, DAY_MS - 1);
