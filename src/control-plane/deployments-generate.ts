@@ -191,8 +191,9 @@ export function generateDeployments(
   const name = factory.annotated("Deployment", "name");
   const sources = schemaEnum<DeploymentSource>("DeploymentSource").filter((s) => s !== "github" || env.repositories.length);
   const versions = pools.values(6, () => String(fakeProperty(faker, "Deployment", "image_version"))) as readonly string[];
-  // One array per tag, shared by the records that have it (records are never changed in place).
-  const tagLists = Array.from({ length: 8 }, () => [random.uuid4()]);
+  // Records share their metadata, one per tag (or none) and reconciled flag: it is never changed in place.
+  const tagged = Array.from({ length: 8 }, () => metadata([random.uuid4()]));
+  const untagged = metadata([]);
   const secret = { name: factory.annotated("Secret", "name"), value: factory.annotated("Secret", "value") };
   const taken = options.takenNames;
   for (let i = 0; i < options.count; i++) {
@@ -224,13 +225,17 @@ export function generateDeployments(
       active_revision_id: revisions.find((r) => r.revision.status === "DEPLOYED")?.revision.id ?? null,
       image_version: random.pick(versions),
     };
-    const meta: DeploymentMeta = {
-      tag_value_ids: random.next() < 0.5 ? random.pick(tagLists) : [],
-      remote_reconciled: random.next() < 0.25,
-      fail_next_at: null,
-    };
-    add(deployment, meta, revisions);
+    const metas = random.next() < 0.5 ? random.pick(tagged) : untagged;
+    add(deployment, random.next() < 0.25 ? metas.reconciled : metas.unreconciled, revisions);
   }
+}
+
+/** A generated deployment's metadata with these tags, reconciled with the remote or not. */
+function metadata(tag_value_ids: readonly string[]): { reconciled: DeploymentMeta; unreconciled: DeploymentMeta } {
+  return {
+    reconciled: { tag_value_ids, remote_reconciled: true, fail_next_at: null },
+    unreconciled: { tag_value_ids, remote_reconciled: false, fail_next_at: null },
+  };
 }
 
 type Secret = Deployment["secrets"][number];
