@@ -11,10 +11,12 @@ import { loadFaker } from "../core/lazy-faker.js";
 /**
  * Calls a faker generator. Names every object inherits (`valueOf`, `toString`, `constructor`, …) are
  * not generators: `faker.string.valueOf` would hand back the module itself, which cannot be written
- * as JSON. A result that is not plain data is refused for the same reason.
+ * as JSON. A result that is not plain data is refused for the same reason. Dates (`date.recent`,
+ * `git.commitDate`, …) count from `now`, the mock's clock: faker's default is the machine's.
  */
-export function callFaker(faker: Faker, module: string, method: string): unknown {
+export function callFaker(faker: Faker, module: string, method: string, now: number): unknown {
   if (module in Object.prototype || method in Object.prototype) throw new Error(`faker.${module}.${method} does not exist`);
+  faker.setDefaultRefDate(now);
   const mod = (faker as unknown as Record<string, unknown>)[module];
   const fn = mod && typeof mod === "object" ? (mod as Record<string, unknown>)[method] : undefined;
   if (typeof fn !== "function") throw new Error(`faker.${module}.${method} does not exist`);
@@ -35,7 +37,7 @@ let checkingFaker: Faker | undefined;
 export function fakerCallProblem(module: string, method: string): string | undefined {
   const faker = (checkingFaker ??= loadFaker());
   try {
-    callFaker(faker, module, method);
+    callFaker(faker, module, method, 0);
     return undefined;
   } catch (err) {
     return `not a faker method that takes no arguments (${(err as Error).message})${fakerHint(faker, module, method)}`;

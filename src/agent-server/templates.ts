@@ -134,7 +134,7 @@ function evaluate(expr: string, scope: TemplateScope, path: (string | number)[])
   const fakerCall = FAKER.exec(expr);
   if (fakerCall) {
     try {
-      return callFaker(scope.random.faker, fakerCall[1] as string, fakerCall[2] as string);
+      return callFaker(scope.random.faker, fakerCall[1] as string, fakerCall[2] as string, scope.now);
     } catch (err) {
       return fail(`failed: ${(err as Error).message}`);
     }

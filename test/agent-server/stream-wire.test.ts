@@ -289,6 +289,19 @@ describe("the run stream on the wire", () => {
     expect(await transcript()).toEqual(first);
     expect(first.join("")).toContain("feedback/tokens/");
   });
+
+  it("faker's dates count from the mock's clock, not the machine's", async () => {
+    const a = app([{ name: "dates", events: [{ event: "values", data: { recent: "{{faker.date.recent}}", soon: "{{faker.date.soon}}", at: "{{now}}" } }] }]);
+    const tid = await newThread(a);
+    const res = await stream(a, `/threads/${tid}/runs/stream`, { assistant_id: "agent", input: {} }).expect(200);
+    const data = sseEvents(res.body)[1]!.data as { recent: string; soon: string; at: string };
+    const now = Date.parse(data.at);
+    expect(data.at).toBe("2026-01-15T09:00:00.000000+00:00");
+    expect(Date.parse(data.recent)).toBeLessThanOrEqual(now);
+    expect(Date.parse(data.recent)).toBeGreaterThanOrEqual(now - 86_400_000);
+    expect(Date.parse(data.soon)).toBeGreaterThanOrEqual(now);
+    expect(Date.parse(data.soon)).toBeLessThanOrEqual(now + 86_400_000);
+  });
 });
 
 describe("on_disconnect", () => {
