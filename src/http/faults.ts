@@ -68,11 +68,17 @@ export class Faults {
   }
 
   add(input: FaultRuleInput): FaultRule {
-    const id = input.id ?? `fault-${this.nextId++}`;
+    const id = input.id ?? this.freeId();
     if (this.rules.some((r) => r.id === id)) throw new RangeError(`a fault rule with id ${JSON.stringify(id)} exists already`);
     const match = input.match ?? {};
     this.rules.push({ id, match, fault: input.fault, probability: input.probability ?? 1, times: input.times ?? null, fired: 0, pattern: match.path ? pathPattern(match.path) : undefined, seen: 0 });
     return this.describe(this.rules[this.rules.length - 1] as LiveRule);
+  }
+
+  /** The next `fault-N` no rule has: a rule given its id (one re-added by reset) keeps its number. */
+  private freeId(): string {
+    while (this.rules.some((r) => r.id === `fault-${this.nextId}`)) this.nextId++;
+    return `fault-${this.nextId++}`;
   }
 
   list(): FaultRule[] {

@@ -139,6 +139,19 @@ describe("fault injection on declared routes (DESIGN §8)", () => {
     expect(mockOf(started).faults.list()).toEqual([{ id: "always", match: { route: "info.get" }, fault: { status: { status: 418 } }, probability: 1, times: null, fired: 0 }]);
     expect(() => createApp({ faults: [{ fault: {} } as never] })).toThrow(/<fault rule 1>#\/fault/);
   });
+
+  it("gives a rule added after reset the id it had after start, and never an id a rule has", async () => {
+    const started = createApp({ seed: 1, fixtures: false, faults: [{ match: { route: "info.get" }, fault: { status: { status: 418 } } }] });
+    const add = () => request(started).post("/_mock/faults").send({ match: { route: "threads.get" }, fault: { status: { status: 503 } } });
+    const first = await add();
+    expect([first.status, first.body.id]).toEqual([201, "fault-2"]);
+    mockOf(started).reset();
+    expect(mockOf(started).faults.list().map((r) => r.id)).toEqual(["fault-1"]);
+    const again = await add();
+    expect([again.status, again.body.id]).toEqual([201, "fault-2"]);
+    mockOf(started).faults.add({ id: "fault-3", fault: { status: { status: 500 } } });
+    expect((await add()).body.id).toBe("fault-4");
+  });
 });
 
 describe("connection faults on a real socket", () => {
