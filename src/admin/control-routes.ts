@@ -12,11 +12,15 @@ const CLOCK_USAGE = 'Send {"advance": "<duration, e.g. 5m or 1500ms>"} or {"set"
  * Changing the mock: `/_mock/health`, the clock, reset, scenarios, overrides (use()) and the deployment
  * lifecycle — each a thin adapter over MockControl.
  */
-export function controlRoutes(control: MockControl): RouteSpec[] {
+export function controlRoutes(control: MockControl, onScenariosReset: (run: () => void) => void): RouteSpec[] {
   // use()'s handles by the id POST /_mock/overrides gave out. A reset("scenarios") drops the overrides
-  // themselves; calling a handle after that does nothing, as in the library.
+  // themselves, so their ids start again as after start-up.
   const overrides = new Map<string, OverrideHandle>();
   let overrideIds = 0;
+  onScenariosReset(() => {
+    overrides.clear();
+    overrideIds = 0;
+  });
   return [
     route({
       name: "admin.health",

@@ -37,7 +37,9 @@ export interface OverrideHandle {
 export class ScenarioRegistry {
   private entries: Entry[] = [];
   private startup: Entry[] = [];
+  /** Scenario objects read so far (their names in messages: `<scenario object N>`), and at start-up. */
   private objects = 0;
+  private startupObjects = 0;
   private batches = 0;
   private readonly used = new Set<LoadedScenario>();
   private readonly listeners = new Set<ScenarioChangeListener>();
@@ -110,10 +112,12 @@ export class ScenarioRegistry {
   /** Marks the current set as the one reset() returns to. */
   markStartup(): void {
     this.startup = this.entries;
+    this.startupObjects = this.objects;
   }
 
   reset(): void {
     this.entries = this.startup;
+    this.objects = this.startupObjects;
     this.used.clear();
     this.changed("reset", this.entries.map((e) => e.scenario.name));
   }

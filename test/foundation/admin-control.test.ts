@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { ControlError, startMockServer, type MockServer } from "../../src/index.js";
+import { ControlError, startMockServer, type LoadError, type MockServer } from "../../src/index.js";
 import { FILTER_KEYS } from "../../src/control-error.js";
 import { contextOf } from "../../src/mock-control.js";
 
@@ -78,6 +78,18 @@ describe("POST /_mock/overrides, DELETE /_mock/overrides/{id}: use() over HTTP",
     const again = await fetch(`${mock.url}/_mock/overrides/${id}`, { method: "DELETE" });
     expect(again.status).toBe(404);
     expect(await json(again)).toEqual({ detail: `Override ${id} not found (each is removed once)` });
+  });
+
+  it("gives out after a reset the override ids and scenario-object names it gave out after start-up", async () => {
+    const add = async () => (await json(await fetch(`${mock.url}/_mock/overrides`, { method: "POST", headers: { "content-type": "application/yaml" }, body: "name: boom\nevents: [{event: values, data: {said: boom}}]\n" }))).id;
+    const objectName = () => mock.loadScenarios({ name: "bad", events: [{ event: "values" }] } as never).then(
+      () => "loaded",
+      (err: LoadError) => err.problems[0]?.file,
+    );
+    const afterStart = [await add(), await objectName()];
+    expect(afterStart).toEqual(["override-1", "<scenario object 2>"]);
+    mock.reset();
+    expect([await add(), await objectName()]).toEqual(afterStart);
   });
 
   it("refuses an empty body (400), a scenario that does not load (422, its problems) and a form's content type (415)", async () => {
