@@ -12,15 +12,12 @@ const CLOCK_USAGE = 'Send {"advance": "<duration, e.g. 5m or 1500ms>"} or {"set"
  * Changing the mock: `/_mock/health`, the clock, reset, scenarios, overrides (use()) and the deployment
  * lifecycle — each a thin adapter over MockControl.
  */
-export function controlRoutes(control: MockControl, onScenariosReset: (run: () => void) => void): RouteSpec[] {
+export function controlRoutes(control: MockControl): RouteSpec[] {
   // use()'s handles by the id POST /_mock/overrides gave out. A reset("scenarios") drops the overrides
-  // themselves, so their ids start again as after start-up.
+  // themselves; calling a handle after that does nothing, as in the library. Ids are not given out
+  // again after a reset, so an old handle cannot undo a newer override.
   const overrides = new Map<string, OverrideHandle>();
   let overrideIds = 0;
-  onScenariosReset(() => {
-    overrides.clear();
-    overrideIds = 0;
-  });
   return [
     route({
       name: "admin.health",

@@ -28,6 +28,6 @@ export function adminModule(ctx: MockContext, control: MockControl, extra: reado
     strictQuery: true,
     errorSchema: "common/errors.json#/$defs/AdminError",
     control: true,
-    routes: [...controlRoutes(control, (run) => ctx.onReset("scenarios", run)), ...inspectionRoutes(control), ...faultsRoutes(control), ...tracesRoutes(control), ...extra],
+    routes: [...controlRoutes(control), ...inspectionRoutes(control), ...faultsRoutes(control), ...tracesRoutes(control), ...extra],
   };
 }
