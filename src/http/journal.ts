@@ -181,8 +181,9 @@ export class Journal {
     const raw = rawBodyOf(req);
     const redact = (text: string) => (this.options.showSecrets ? text : redactBodyText(text));
     if (raw !== undefined) {
-      if (raw.length <= max) return { text: redact(raw.toString("utf8")) };
-      return { truncated: { $truncated: true, size: raw.length, preview: redact(raw.subarray(0, max).toString("utf8")) } };
+      const decode = bodyDecoder(req.headers["content-type"]);
+      if (raw.length <= max) return { text: redact(decode(raw)) };
+      return { truncated: { $truncated: true, size: raw.length, preview: redact(decode(raw.subarray(0, max))) } };
     }
     // A body some other parser read (the fixture MCP servers' forms): measured once, here. Form
     // parsers give flat objects; anything else that cannot be serialised is kept as null.
@@ -193,6 +194,21 @@ export class Journal {
     if (text === undefined) return NO_BODY;
     if (Buffer.byteLength(text) <= max) return { text: redact(text) };
     return { truncated: { $truncated: true, size: Buffer.byteLength(text), preview: redact(Buffer.from(text).subarray(0, max).toString("utf8")) } };
+  }
+}
+
+/**
+ * Decodes body bytes in the charset the parser read them in (a UTF-16 body is JSON to the services):
+ * read as UTF-8, its credentials would escape redaction between the NUL bytes.
+ */
+function bodyDecoder(contentType: string | undefined): (bytes: Buffer) => string {
+  const charset = /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? "")?.[1]?.toLowerCase();
+  if (!charset || charset === "utf-8" || charset === "utf8") return (bytes) => bytes.toString("utf8");
+  try {
+    const decoder = new TextDecoder(charset);
+    return (bytes) => decoder.decode(bytes);
+  } catch {
+    return (bytes) => bytes.toString("utf8");
   }
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Express } from "express";
-import { createApp, mockOf } from "../../src/index.js";
+import { createApp, mockOf, startMockServer } from "../../src/index.js";
 import { LoadError } from "../../src/core/load-error.js";
 import { MAX_DEPTH } from "../../src/core/shape-limits.js";
 import { issueFeedbackToken } from "../../src/tracing/feedback-tokens.js";
@@ -107,6 +107,19 @@ describe("hostile input", () => {
     expect(entry.headers.cookie).toBe("[redacted]");
     expect(entry.body.client_secret).toBe("[redacted]");
     expect(JSON.stringify(both.body)).not.toMatch(/sk-secret|shh|Bearer tok/);
+  });
+
+  it("redacts a credential in a UTF-16 body, which the services read as JSON", async () => {
+    const mock = await startMockServer({ seed: 1, fixtures: false });
+    try {
+      const body = Buffer.from(JSON.stringify({ provider_id: "u16", name: "U16", client_id: "c", client_secret: "TOPSECRET-u16", auth_url: "https://p/a", token_url: "https://p/t" }), "utf16le");
+      const res = await fetch(`${mock.url}/v2/auth/providers`, { method: "POST", headers: { "content-type": "application/json; charset=utf-16le" }, body });
+      expect(res.status).toBe(200);
+      expect(mock.requests()[0]?.body).toMatchObject({ provider_id: "u16", client_secret: "[redacted]" });
+      expect(JSON.stringify(mock.requests())).not.toContain("TOPSECRET");
+    } finally {
+      await mock.close();
+    }
   });
 
   it("journal.showSecrets keeps credentials in clear", async () => {
