@@ -147,6 +147,22 @@ describe("POST /runs/batch has an item cap", () => {
   });
 });
 
+describe("metadata filters cost what their lists hold, not its square", () => {
+  it("a search for 60,000 listed numbers in a thread's 60,000 (compared pairwise, it took a minute)", async () => {
+    const app = createApp({ seed: 1, fixtures: false });
+    const listed = Array.from({ length: 60_000 }, (_, i) => i);
+    const thread = (await request(app).post("/threads").send({ metadata: { a: [...listed, { k: 1 }], b: "x" } }).expect(200)).body;
+    await request(app).post("/threads").send({ metadata: { a: [1, 2] } }).expect(200);
+    const found = await request(app).post("/threads/search").send({ metadata: { a: [...listed].reverse() } }).expect(200);
+    expect(found.body.map((t: { thread_id: string }) => t.thread_id)).toEqual([thread.thread_id]);
+    // Lists and objects in the wanted list are still matched by containment, not equality.
+    const nested = await request(app).post("/threads/search").send({ metadata: { a: [{}, 5], b: "x" } }).expect(200);
+    expect(nested.body).toHaveLength(1);
+    expect((await request(app).post("/threads/search").send({ metadata: { a: [{ k: 2 }] } }).expect(200)).body).toEqual([]);
+    expect((await request(app).post("/threads/search").send({ metadata: { a: [60_000] } }).expect(200)).body).toEqual([]);
+  });
+});
+
 describe("the small ones", () => {
   it("journal redaction reads keys as the service does: JSON escapes and form encoding", async () => {
     const app = createApp({ seed: 1 });
