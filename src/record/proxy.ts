@@ -236,7 +236,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         return;
       }
     }
-    for (const name of CREDENTIAL_HEADERS) rememberCredential(redactor, req.headers[name]);
+    for (const name of CREDENTIAL_HEADERS) rememberCredential(redactor, name, req.headers[name]);
 
     const path = url.split("?")[0] as string;
     const runRoute = req.method === "POST" ? RUN_ROUTE.exec(path) : null;
@@ -418,13 +418,25 @@ function safeDecode(text: string): string | undefined {
   }
 }
 
-/** Keeps a credential header's value, and the token after its scheme (`Bearer x`), for the redactor. */
-function rememberCredential(redactor: Redactor, value: string | string[] | undefined): void {
+/**
+ * Cookie values shorter than this are taken for preferences (`consent=1`, `lang=en`), not credentials:
+ * remembered, they would blank out every `1` and `en` standing alone. Session cookies are long.
+ */
+const COOKIE_SECRET_LENGTH = 8;
+
+/**
+ * Keeps a credential header's value for the redactor: `X-Api-Key` whole, `Authorization` whole and the
+ * token after its scheme (`Bearer x`), whatever their length; `Cookie` whole and each value, when long.
+ */
+function rememberCredential(redactor: Redactor, name: (typeof CREDENTIAL_HEADERS)[number], value: string | string[] | undefined): void {
   for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
-    redactor.remember(item);
-    const token = /^\s*\S+\s+(\S+)\s*$/.exec(item)?.[1];
-    if (token) redactor.remember(token);
-    // Cookies: each value.
-    for (const part of item.split(";")) redactor.remember(part.split("=").slice(1).join("=").trim());
+    if (name !== "cookie") {
+      redactor.remember(item);
+      if (name === "authorization") redactor.remember(/^\s*\S+\s+(\S+)\s*$/.exec(item)?.[1]);
+      continue;
+    }
+    for (const cookie of [item, ...item.split(";").map((part) => part.split("=").slice(1).join("=").trim())]) {
+      if (cookie.length >= COOKIE_SECRET_LENGTH) redactor.remember(cookie);
+    }
   }
 }
