@@ -72,15 +72,13 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "pro
 const CORS_HEADER = /^access-control-/;
 /** Request headers whose values are credentials: remembered so the server echoing them back is redacted. */
 const CREDENTIAL_HEADERS = ["x-api-key", "authorization", "cookie"] as const;
-/** Dot segments (also percent-encoded) would step out of the target's path prefix. */
-const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
 const EXPOSED = "Content-Location, Location, X-Pagination-Next, X-Pagination-Total";
 
 /**
  * The recording proxy of `agent-platform-mock record` (DESIGN §9): forwards every request to the target
  * and streams every answer back as it arrives, and meanwhile hands each run it saw to the scenario
  * writer when the run ends. It only ever talks to the target's origin: a request target must be a path
- * (`//host/…`, `http://host/…`, backslashes and dot segments are a 400), and the outgoing request is
+ * (`//host/…`, `http://host/…`, backslashes and dot segments, however disguised, are a 400), and the outgoing request is
  * built from the target's host and port, never from the client's URL. Like the mock it checks `Host`
  * (DNS rebinding) and `Origin` (other web pages) before anything is forwarded with the user's key, and
  * answers CORS itself. Bodies stream both ways; a run's request and answer are also held, up to the
@@ -199,9 +197,8 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   /** The checks before anything is forwarded with the user's key; an answer when the request is refused. */
   const check = (req: IncomingMessage): { status: number; detail: string } | undefined => {
     const url = req.url ?? "";
-    const path = url.split("?")[0] as string;
-    if (!url.startsWith("/") || url.startsWith("//") || url.includes("\\") || DOT_SEGMENT.test(path)) {
-      return { status: 400, detail: `record proxy: only paths on the target are forwarded (a request target starting with one "/", no "\\" or dot segments); got ${JSON.stringify(url.slice(0, 100))}` };
+    if (!isPlainPath(url)) {
+      return { status: 400, detail: `record proxy: only paths on the target are forwarded (a request target starting with one "/", no "\\" or "#", and no dot segment or "/" or "\\" once percent-decoded); got ${JSON.stringify(url.slice(0, 100))}` };
     }
     if (!hosts.allows(req.headers.host)) {
       const name = hostnameOf(req.headers.host ?? "");
@@ -236,7 +233,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         return;
       }
     }
-    for (const name of CREDENTIAL_HEADERS) rememberCredential(redactor, req.headers[name]);
+    for (const name of CREDENTIAL_HEADERS) rememberCredential(redactor, name, req.headers[name]);
 
     const path = url.split("?")[0] as string;
     const runRoute = req.method === "POST" ? RUN_ROUTE.exec(path) : null;
@@ -410,6 +407,43 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   };
 }
 
+/**
+ * A request target the recorder may append to the target's path prefix: one leading `/`, no `\` and
+ * no `#` (no request target has a fragment; parsers cut the path there), and a path whose segments,
+ * once percent-decoded, are no dot segment and hold no separator. A segment is a dot segment when what
+ * comes before its first `;` (a path parameter to Tomcat and Jetty), `?` or `#` is `.` or `..`:
+ * `..;/`, `%2e%2e`, `..%3f` all read as `..` to some server on the way, and WHATWG URL parsing turns
+ * `/prefix/..#/x` into `/`. An encoded `/` or `\` (`..%2f`) is a separator to servers that decode
+ * before they split (nginx). `..foo`, `...` and `v1.2` are names for every parser and pass. The query
+ * is not checked: no parser resolves dot segments there.
+ */
+function isPlainPath(url: string): boolean {
+  if (!url.startsWith("/") || url.startsWith("//") || url.includes("\\") || url.includes("#")) return false;
+  return (url.split("?")[0] as string).split("/").every((raw) => {
+    const segment = decodeAscii(raw);
+    const name = segment.split(/[;?#]/)[0];
+    return name !== "." && name !== ".." && !/[/\\]/.test(segment);
+  });
+}
+
+/**
+ * Decodes every `%XX` escape of an ASCII character until none is left, so `%252e` is `.` as it is after
+ * a chain of servers that each decode once. One pass, left to right: a decoded character that ends a
+ * new escape (`%2` then `%65`) is decoded in turn. Other bytes stay as sent: only ASCII is checked.
+ */
+function decodeAscii(text: string): string {
+  const out: string[] = [];
+  for (const char of text) {
+    out.push(char);
+    while (out.length >= 3 && out[out.length - 3] === "%") {
+      const hex = out.slice(-2).join("");
+      if (!/^[0-7][0-9a-f]$/i.test(hex)) break;
+      out.splice(-3, 3, String.fromCharCode(parseInt(hex, 16)));
+    }
+  }
+  return out.join("");
+}
+
 function safeDecode(text: string): string | undefined {
   try {
     return decodeURIComponent(text);
@@ -418,13 +452,25 @@ function safeDecode(text: string): string | undefined {
   }
 }
 
-/** Keeps a credential header's value, and the token after its scheme (`Bearer x`), for the redactor. */
-function rememberCredential(redactor: Redactor, value: string | string[] | undefined): void {
+/**
+ * Cookie values shorter than this are taken for preferences (`consent=1`, `lang=en`), not credentials:
+ * remembered, they would blank out every `1` and `en` standing alone. Session cookies are long.
+ */
+const COOKIE_SECRET_LENGTH = 8;
+
+/**
+ * Keeps a credential header's value for the redactor: `X-Api-Key` whole, `Authorization` whole and the
+ * token after its scheme (`Bearer x`), whatever their length; `Cookie` whole and each value, when long.
+ */
+function rememberCredential(redactor: Redactor, name: (typeof CREDENTIAL_HEADERS)[number], value: string | string[] | undefined): void {
   for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
-    redactor.remember(item);
-    const token = /^\s*\S+\s+(\S+)\s*$/.exec(item)?.[1];
-    if (token) redactor.remember(token);
-    // Cookies: each value.
-    for (const part of item.split(";")) redactor.remember(part.split("=").slice(1).join("=").trim());
+    if (name !== "cookie") {
+      redactor.remember(item);
+      if (name === "authorization") redactor.remember(/^\s*\S+\s+(\S+)\s*$/.exec(item)?.[1]);
+      continue;
+    }
+    for (const cookie of [item, ...item.split(";").map((part) => part.split("=").slice(1).join("=").trim())]) {
+      if (cookie.length >= COOKIE_SECRET_LENGTH) redactor.remember(cookie);
+    }
   }
 }

@@ -78,34 +78,47 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi;
 
 /** How many secrets seen in client headers are kept at once (the most recent); the configured key is always kept. */
 const MAX_REMEMBERED = 64;
+/**
+ * Known secrets this long or longer are redacted wherever they appear, inside words too. Shorter ones
+ * are redacted where they stand as a token of their own (see `tokenPattern`): a short key still never
+ * reaches a file, while the same few letters inside other words are left (docs/decisions/security.md).
+ */
+const ANYWHERE_LENGTH = 8;
+
+/** A known secret, and for a short one the pattern of its occurrences as a token. */
+interface Known {
+  secret: string;
+  token?: RegExp;
+}
 
 /**
  * Removes secrets from recorded data before it is written to disk: values under credential-named keys
- * (every string nested under them too), credential-shaped text, and every exact occurrence of the
- * strings the recorder knows are secret — its own `--api-key` and the credentials clients sent in
- * headers, so a key echoed back by the server never lands in a file.
+ * (every string nested under them too), credential-shaped text, and every occurrence of the strings
+ * the recorder knows are secret — its own `--api-key` and the credentials clients sent in headers,
+ * whatever their length — so a key echoed back by the server never lands in a file.
  */
 export class Redactor {
-  private readonly fixed: string[];
-  private readonly remembered: string[] = [];
+  private readonly fixed: Known[];
+  private readonly remembered: Known[] = [];
 
   constructor(knownSecrets: readonly (string | undefined)[]) {
-    this.fixed = knownSecrets.filter(isLongEnough);
+    this.fixed = knownSecrets.filter((s): s is string => typeof s === "string" && s !== "").map(known);
   }
 
   /** Keeps a credential a client sent (a header value) so its occurrences in data are redacted too. */
   remember(secret: string | undefined): void {
-    if (!isLongEnough(secret) || this.fixed.includes(secret)) return;
-    const at = this.remembered.indexOf(secret);
-    if (at >= 0) this.remembered.splice(at, 1);
-    this.remembered.push(secret);
+    if (!secret || this.fixed.some((k) => k.secret === secret)) return;
+    const at = this.remembered.findIndex((k) => k.secret === secret);
+    this.remembered.push(at >= 0 ? (this.remembered.splice(at, 1)[0] as Known) : known(secret));
     if (this.remembered.length > MAX_REMEMBERED) this.remembered.shift();
   }
 
   text(value: string): string {
     let out = value;
     // Longest first, so a secret that contains another is removed whole.
-    for (const secret of [...this.fixed, ...this.remembered].sort((a, b) => b.length - a.length)) out = out.split(secret).join(REDACTED);
+    for (const { secret, token } of [...this.fixed, ...this.remembered].sort((a, b) => b.secret.length - a.secret.length)) {
+      out = token ? out.replace(token, REDACTED) : out.split(secret).join(REDACTED);
+    }
     for (const pattern of SECRET_TEXT) out = out.replace(pattern, REDACTED);
     out = out.replace(SECRET_PAIR, `$1${REDACTED}`);
     out = out.replace(BASIC, (found, encoded: string) => (isBasicPair(encoded) ? `Basic ${REDACTED}` : found));
@@ -127,9 +140,24 @@ export class Redactor {
   }
 }
 
-function isLongEnough(secret: string | undefined): secret is string {
-  // Short strings would blank out ordinary words; a real key is long.
-  return typeof secret === "string" && secret.length >= 8;
+function known(secret: string): Known {
+  return secret.length >= ANYWHERE_LENGTH ? { secret } : { secret, token: tokenPattern(secret) };
+}
+
+/** A letter, digit or combining mark, of any script: what joins characters into one word. */
+const WORD_CHAR = String.raw`[\p{L}\p{N}\p{M}]`;
+
+/**
+ * A short secret's occurrences that are not glued to a letter or digit: a whole JSON value or key, or
+ * a token in text (`key=k3y!pw&`, `"k3y!pw"`, `k3y!pw_2`), not `xk3y!pw` or `k3y!pwd` (other words).
+ * An edge of the secret that is punctuation needs no boundary: it is one already.
+ */
+function tokenPattern(secret: string): RegExp {
+  const chars = Array.from(secret);
+  const isWord = new RegExp(WORD_CHAR, "u");
+  const before = isWord.test(chars[0] as string) ? `(?<!${WORD_CHAR})` : "";
+  const after = isWord.test(chars[chars.length - 1] as string) ? `(?!${WORD_CHAR})` : "";
+  return new RegExp(`${before}${secret.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")}${after}`, "gu");
 }
 
 /** Every string under a credential key becomes REDACTED; numbers, booleans and the shape stay. */

@@ -68,6 +68,22 @@ describe("the recorder forwards to its target's origin only", () => {
     ["the asterisk form", () => "*", false],
     ["a dot segment", () => "/../steal", false],
     ["a percent-encoded dot segment", () => "/threads/%2E%2e/steal", false],
+    // Disguised dot segments: each reads as `..` (or `.`) to some parser on the way to the target.
+    ["an encoded slash after a dot segment", () => "/..%2fadmin", false],
+    ["a dot segment and slash all encoded", () => "/%2e%2e%2fadmin", false],
+    ["a dot segment with a path parameter (Tomcat, Jetty)", () => "/..;/admin", false],
+    ["a dot segment with an encoded path parameter", () => "/threads/..%3Bx/admin", false],
+    ["a dot segment before a fragment (WHATWG URL)", () => "/..#/x", false],
+    ["a fragment, which no request target holds", () => "/threads/t1?q=1#/../x", false],
+    ["an encoded backslash after a dot segment", () => "/..%5cadmin", false],
+    ["an encoded backslash alone", () => "/threads/a%5Cb", false],
+    ["an encoded slash alone", () => "/threads/a%2Fb", false],
+    ["one dot, half encoded", () => "/threads/.%2E/steal", false],
+    ["a single-dot segment", () => "/threads/./x", false],
+    ["an encoded single dot with a parameter", () => "/threads/%2e;x/y", false],
+    ["a dot segment before an encoded query", () => "/threads/..%3f/x", false],
+    ["a double-encoded dot segment (a chain of servers decoding once each)", () => "/threads/%252e%252E/x", false],
+    ["a double-encoded slash", () => "/threads/..%252fx", false],
   ])("refuses %s with 400 and contacts no one", async (_name, make, byParser) => {
     for (const base of [recorder.url, prefixed.url]) {
       const answer = await send(base, make(other.port), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
@@ -77,6 +93,23 @@ describe("the recorder forwards to its target's origin only", () => {
     }
     expect(other.hits).toEqual([]);
     expect(target.hits).toEqual([]);
+  });
+
+  it.each([
+    ["a version with dots", "/assistants/v1.2/schemas"],
+    ["a name starting with two dots", "/threads/..foo"],
+    ["three dots", "/threads/..."],
+    ["a dotted name", "/store/.well-known"],
+    ["an encoded dot in a longer name", "/threads/%2e%2efoo"],
+    ["a path parameter that is no dot segment", "/threads/a;b=.."],
+    ["an encoded percent", "/threads/50%25off"],
+    ["a non-ASCII name", "/threads/%E2%9C%93"],
+    ["dot segments in the query, which no parser resolves", "/store/items?key=../..%2f&ns=a%2Fb"],
+    ["an empty segment", "/threads//x"],
+  ])("forwards %s as sent", async (_name, path) => {
+    const answer = await send(prefixed.url, path);
+    expect(answer.status).toBe(200);
+    expect(target.hits.map((h) => h.url)).toEqual([`/deploy${path}`]);
   });
 
   it("does not follow a redirect away from the target when it reads a thread's state", async () => {

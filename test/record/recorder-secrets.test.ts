@@ -139,3 +139,70 @@ describe("recorded files hold no secrets", () => {
     expect(validateScenarioDocuments(readDocuments([out], [], true))).toEqual([]);
   });
 });
+
+/**
+ * A configured key shorter than the 8 characters a shape-free secret is matched everywhere from:
+ * the server echoing it (as a value, a key, in text) must not put it in the file either, while
+ * ordinary text holding its pieces or other short words stays as sent.
+ */
+describe("a short --api-key is redacted too", () => {
+  const SHORT = "k3y!pw";
+  /** A client's own short key, and a short cookie value (a preference, not a credential). */
+  const CLIENT_SHORT = "c1i3nt";
+  let target: Listener;
+  let recorder: Recorder;
+  let out: string;
+  let texts: string[];
+
+  beforeAll(async () => {
+    out = mkdtempSync(join(tmpdir(), "apm-record-short-"));
+    target = await listener((hit, res) => {
+      const key = String(hit.headers["x-api-key"]);
+      sse(res, "1ef4f6a0-0000-4000-8000-00000000000b", [
+        {
+          event: "values",
+          data: {
+            echoed: key,
+            [key]: "as a key name",
+            said: `the key ${key}, quoted.`,
+            query: `?api=${key}&x=1`,
+            nested: [{ deep: key }],
+            // Pieces of the key and other short strings: not the key, so kept.
+            kept: ["key", "pw", "k3y", "y!p", "k3y!", "step 1 of 2", "en-GB", "ok"],
+          },
+        },
+      ]);
+    });
+    recorder = await startRecorder({ target: target.url, apiKey: SHORT, out, port: 0, format: "json" });
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) => send(recorder.url, path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    await post("/runs/stream", { assistant_id: "agent", input: user("hello world") });
+    await post("/runs/stream", { assistant_id: "agent", input: user(`client ${CLIENT_SHORT}`) }, { "x-api-key": CLIENT_SHORT, cookie: "consent=1; lang=en" });
+    await recorder.settled();
+    texts = recorder.files.map((f) => readFileSync(f, "utf8"));
+  });
+  afterAll(async () => {
+    await recorder?.close();
+    await target?.close();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it("writes neither the configured key nor a client's short key, wherever the server echoes it", () => {
+    expect(recorder.files.map((f) => basename(f))).toEqual(["rec-001-hello-world.json", "rec-002-client-redacted.json"]);
+    expect(texts[0]).not.toContain(SHORT);
+    expect(texts[1]).not.toContain(CLIENT_SHORT);
+    const data = (JSON.parse(texts[0] as string) as { events: { data: Record<string, unknown> }[] }).events[0]?.data;
+    expect(data).toEqual({
+      echoed: "[redacted]",
+      "[redacted]": "as a key name",
+      said: "the key [redacted], quoted.",
+      query: "?api=[redacted]&x=1",
+      nested: [{ deep: "[redacted]" }],
+      kept: ["key", "pw", "k3y", "y!p", "k3y!", "step 1 of 2", "en-GB", "ok"],
+    });
+  });
+
+  it("leaves ordinary words alone: a short cookie value is not taken for a credential", () => {
+    const data = (JSON.parse(texts[1] as string) as { events: { data: Record<string, unknown> }[] }).events[0]?.data;
+    expect(data?.kept).toEqual(["key", "pw", "k3y", "y!p", "k3y!", "step 1 of 2", "en-GB", "ok"]);
+  });
+});
