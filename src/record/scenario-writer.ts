@@ -148,13 +148,15 @@ export class ScenarioWriter {
         continue;
       }
       if (!STREAM_MODE_EVENT.test(item.event)) continue; // metadata, feedback, end: the replaying server sends its own
+      // A namespaced name (`updates|<ns>`) is the server's text too.
+      const event = this.options.redactor.text(item.event);
       const interrupt = interruptOf(item.data);
       if (interrupt !== undefined) {
         // The replaying server re-creates this event from the ending (as updates or values, as the request asks).
         ending = () => ({ interrupt: run.interruptNode ? { value: clean(interrupt), node: this.options.redactor.text(run.interruptNode) } : { value: clean(interrupt) } });
         const rest = omit(item.data as Record<string, unknown>, ["__interrupt__"]);
         if (item.event !== "values" || Object.keys(rest).length === 0) continue;
-        kept.push({ event: item.event, data: this.options.redactor.json(rest), atMs: item.atMs, delay });
+        kept.push({ event, data: this.options.redactor.json(rest), atMs: item.atMs, delay });
         continue;
       }
       if (isPlainObject(item.data) && "__error__" in item.data) {
@@ -162,7 +164,7 @@ export class ScenarioWriter {
         ending = () => ({ error: { error: isPlainObject(error) ? this.options.redactor.text(String(error.error ?? "Error")) : "Error", message: isPlainObject(error) ? String(clean(error.message ?? "")) : String(clean(error)) } });
         continue;
       }
-      kept.push({ event: item.event, data: this.options.redactor.json(item.data), atMs: item.atMs, delay });
+      kept.push({ event, data: this.options.redactor.json(item.data), atMs: item.atMs, delay });
     }
     const prior = recording.state;
     const lastValues = kept.findLast((e) => e.event === "values" && isPlainObject(e.data));

@@ -171,6 +171,7 @@ describe("a short --api-key is redacted too", () => {
             kept: ["key", "pw", "k3y", "y!p", "k3y!", "step 1 of 2", "en-GB", "ok"],
           },
         },
+        { event: `updates|tools:${key}`, data: { tools: { n: 1 } } },
       ]);
     });
     recorder = await startRecorder({ target: target.url, apiKey: SHORT, out, port: 0, format: "json" });
@@ -199,6 +200,8 @@ describe("a short --api-key is redacted too", () => {
       nested: [{ deep: "[redacted]" }],
       kept: ["key", "pw", "k3y", "y!p", "k3y!", "step 1 of 2", "en-GB", "ok"],
     });
+    // A subgraph's namespace in an event name is the server's text too.
+    expect((JSON.parse(texts[0] as string) as { events: { event: string }[] }).events[1]?.event).toBe("updates|tools:[redacted]");
   });
 
   it("leaves ordinary words alone: a short cookie value is not taken for a credential", () => {
