@@ -1,5 +1,5 @@
 import type { MockContext } from "../context.js";
-import { formatTimestamp } from "../core/clock.js";
+import { formatTimestamp, inClockRange } from "../core/clock.js";
 import { uuid5, uuidBytes } from "../core/random.js";
 import type { TraceRunCreate, TraceRunUpdate } from "../schemas/types.gen.js";
 import { TRACING_TENANT_ID } from "./feedback-config-routes.js";
@@ -241,20 +241,38 @@ function applyUpdate(run: StoredTraceRun, input: IngestUpdate, store: TraceStore
   return next;
 }
 
-/** A client's instant in epoch ms: ISO text (naive text read as UTC, as LangSmith does) or a number. */
+/**
+ * A run time as the clients send it: ISO 8601 text (the forms pydantic reads: `T` or a space, up to six
+ * fraction digits, naive text read as UTC, as LangSmith does) or epoch milliseconds. Anything V8's lenient
+ * Date.parse would guess at ("Jan 15", "1", 30 February) is none.
+ */
+const ISO_TIME = /^(?<y>\d{4})-(?<mo>0[1-9]|1[0-2])-(?<d>0[1-9]|[12]\d|3[01])(?:[Tt ](?<h>[01]\d|2[0-3]):(?<mi>[0-5]\d)(?::(?<s>[0-5]\d)(?:\.(?<f>\d{1,6}))?)?(?<z>[Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
+
+/**
+ * A client's instant in epoch ms, or undefined when it is no time the clock can hold (docs/decisions/
+ * tracing.md): the routes refuse such a value with a 422 before anything is stored, so the store never
+ * writes a time no timestamp (or `dotted_order`) can say.
+ */
 export function toMs(value: string | number | null | undefined): number | undefined {
   if (value === null || value === undefined) return undefined;
-  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
-  const naive = /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value);
-  const ms = Date.parse(naive ? `${value}Z` : value);
-  return Number.isNaN(ms) ? undefined : ms;
+  if (typeof value === "number") return inClockRange(value) ? value : undefined;
+  const t = ISO_TIME.exec(value)?.groups;
+  if (!t || Number(t.d) > daysIn(Number(t.y), Number(t.mo))) return undefined;
+  const zone = !t.z || /z/i.test(t.z) ? "Z" : `${t.z.slice(0, 3)}:${t.z.slice(-2)}`;
+  // Rebuilt in the one form Date.parse reads exactly, whatever form was sent.
+  const ms = Date.parse(`${t.y}-${t.mo}-${t.d}T${t.h ?? "00"}:${t.mi ?? "00"}:${t.s ?? "00"}.${(t.f ?? "").padEnd(3, "0").slice(0, 3)}${zone}`);
+  return inClockRange(ms) ? ms : undefined;
+}
+
+function daysIn(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** The microseconds past the millisecond of ISO text (`…:00.123456` → 456); 0 for numbers. */
 export function microsOf(value: string | number | null | undefined): number {
   if (typeof value !== "string") return 0;
-  const digits = /T[\d:]+\.\d{3}(\d{1,3})/.exec(value)?.[1];
-  return digits ? Number(digits.padEnd(3, "0")) : 0;
+  return Number((ISO_TIME.exec(value)?.groups?.f ?? "").slice(3).padEnd(3, "0"));
 }
 
 /** A run's time as the service answers it, microseconds included. */
