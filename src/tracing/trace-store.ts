@@ -72,16 +72,19 @@ const SESSION_NAMESPACE = uuidBytes("6f1f3d0e-5c55-4c1c-9b5e-7a1a7c0de000");
 
 /**
  * The runs the tracing service captured and the projects they went to, in one mock. Bounded: at most
- * `maxRuns` runs and `maxBytes` of payload; past either the oldest runs are dropped, and counted.
- * Reset with scope "traces" (and "all").
+ * `maxRuns` runs and `maxBytes` of payload, updates waiting for their run included (and those at most a
+ * tenth of either); past a cap the oldest are dropped, and counted. Reset with scope "traces" (and "all").
  */
 export class TraceStore {
   private readonly runs = new Map<string, StoredTraceRun>();
   /** Updates that arrived before their run (a client's batches may cross): applied when it comes. */
   private readonly early = new Map<string, IngestUpdate[]>();
+  /** How many updates wait and their bytes: they hold memory as runs do, so they count toward the caps. */
+  private earlyCount = 0;
+  private earlyBytes = 0;
   private readonly sessions = new Map<string, StoredSession>();
   private bytes = 0;
-  /** Runs dropped to stay within the caps since the last reset. */
+  /** Runs and waiting updates dropped to stay within the caps since the last reset. */
   dropped = 0;
   maxRuns = DEFAULT_MAX_TRACE_RUNS;
   maxBytes = DEFAULT_MAX_TRACE_BYTES;
@@ -103,6 +106,8 @@ export class TraceStore {
   clear(): void {
     this.runs.clear();
     this.early.clear();
+    this.earlyCount = 0;
+    this.earlyBytes = 0;
     this.sessions.clear();
     this.bytes = 0;
     this.dropped = 0;
@@ -161,7 +166,11 @@ export class TraceStore {
       attachments: input.attachments ?? {},
       size: input.size,
     };
-    for (const update of this.early.get(id) ?? []) run = applyUpdate(run, update, this);
+    for (const update of this.early.get(id) ?? []) {
+      run = applyUpdate(run, update, this);
+      this.earlyCount--;
+      this.earlyBytes -= update.size;
+    }
     this.early.delete(id);
     if (previous) {
       this.bytes -= previous.size;
@@ -177,10 +186,12 @@ export class TraceStore {
     const id = input.id.toLowerCase();
     const run = this.runs.get(id);
     if (!run) {
-      const waiting = this.early.get(id) ?? [];
-      // Bounded like the runs: an update whose run never comes is forgotten with the oldest.
-      if (!waiting.length && this.early.size >= this.maxRuns) this.early.delete(this.early.keys().next().value as string);
-      this.early.set(id, [...waiting, input]);
+      const waiting = this.early.get(id);
+      if (waiting) waiting.push(input);
+      else this.early.set(id, [input]);
+      this.earlyCount++;
+      this.earlyBytes += input.size;
+      this.trim();
       return false;
     }
     const next = applyUpdate(run, input, this);
@@ -206,9 +217,22 @@ export class TraceStore {
     this.trim();
   }
 
-  /** Drops the oldest runs while either cap is exceeded (never the one just stored, unless it alone is over). */
+  /**
+   * Drops the oldest waiting updates while they pass their share, a tenth of either cap (an update
+   * whose run never comes must not crowd out the runs), then the oldest runs while runs and waiting
+   * updates together pass a cap (never the run just stored, unless it alone is over).
+   */
   private trim(): void {
-    while (this.runs.size > this.maxRuns || (this.bytes > this.maxBytes && this.runs.size > 0)) {
+    while (this.earlyCount > Math.ceil(this.maxRuns / 10) || this.earlyBytes > this.maxBytes / 10) {
+      // The first update of the first id is the oldest of all: ids keep the order their first came in.
+      const [id, waiting] = this.early.entries().next().value as [string, IngestUpdate[]];
+      const oldest = waiting.shift() as IngestUpdate;
+      if (!waiting.length) this.early.delete(id);
+      this.earlyCount--;
+      this.earlyBytes -= oldest.size;
+      this.dropped++;
+    }
+    while ((this.runs.size + this.earlyCount > this.maxRuns || this.bytes + this.earlyBytes > this.maxBytes) && this.runs.size > 0) {
       const [oldestId, oldest] = this.runs.entries().next().value as [string, StoredTraceRun];
       this.runs.delete(oldestId);
       this.bytes -= oldest.size;
