@@ -109,7 +109,7 @@ export class MockControl {
     return this.services.tracing.traces(filter);
   }
 
-  /** How many captured runs were dropped to stay within the trace cap (oldest first) since the last reset. */
+  /** How many captured runs (and updates waiting for their run) were dropped to stay within the trace cap (oldest first) since the last reset. */
   droppedTraces(): number {
     return this.services.tracing.droppedTraces();
   }

@@ -76,7 +76,7 @@ export class RemoteMock implements RemoteControl {
     return (await this.call<{ items: CapturedTrace[] }>("GET", `/traces${query(filter)}`)).items;
   }
 
-  /** How many captured runs the tracing service's cap dropped since the last reset. */
+  /** How many captured runs (and updates waiting for their run) the tracing service's cap dropped since the last reset. */
   async droppedTraces(): Promise<number> {
     return (await this.call<{ dropped: number }>("GET", "/traces")).dropped;
   }

@@ -15,7 +15,7 @@ export interface TracingControl {
   onFeedback(listener: () => void): () => void;
   /** The captured runs in trace order. */
   traces(filter: TraceFilter): CapturedTrace[];
-  /** Captured runs dropped to stay within the trace cap since the last reset. */
+  /** Captured runs (and updates waiting for their run) dropped to stay within the trace cap since the last reset. */
   droppedTraces(): number;
   /** Forgets captured runs and projects; returns how many runs went. */
   clearTraces(): number;

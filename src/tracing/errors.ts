@@ -44,4 +44,13 @@ export const tracingErrors = {
   /** A multipart body that cannot be read as one. [real text: Starlette's] */
   badMultipart: () => detailError(400, "There was an error parsing the body"),
   badPart: (why: string) => detailError(422, why),
+  /**
+   * A run's `start_time` or `end_time` that is no time a timestamp can hold: pydantic's datetime 422 at
+   * the field, for the whole request, so that nothing of it is stored (docs/decisions/tracing.md).
+   */
+  runTimeIssue: (loc: (string | number)[], input: unknown): ValidationIssue => {
+    const error = `expected ISO 8601 text or epoch milliseconds from ${new Date(MIN_INSTANT).toISOString()} to ${new Date(MAX_INSTANT).toISOString()}`;
+    return { type: "datetime_parsing", loc, msg: `Input should be a valid datetime, ${error}`, input, ctx: { error } };
+  },
+  runTimesInvalid: (issues: ValidationIssue[]): HttpError => validationError(issues),
 };

@@ -1,4 +1,5 @@
 import type { MockContext } from "../context.js";
+import type { ValidationIssue } from "../http/http-error.js";
 import { route, type RouteSpec } from "../http/route.js";
 import { readPart } from "../http/request-input.js";
 import { fastApiInvalid } from "../http/pydantic-issues.js";
@@ -10,7 +11,7 @@ import { feedbackIn, recordApiFeedback } from "./feedback-records.js";
 import { tracingErrors } from "./errors.js";
 import { boundaryOf, parseMultipart, type FormPart } from "./multipart.js";
 import { queryRuns } from "./run-query.js";
-import { traceStoreOf, type IngestCreate, type IngestUpdate, type StoredAttachment, type TraceStore } from "./trace-store.js";
+import { toMs, traceStoreOf, type IngestCreate, type IngestUpdate, type StoredAttachment, type TraceStore } from "./trace-store.js";
 import { feedbackStats, traceRunResponse } from "./trace-views.js";
 
 const R = "tracing/runs.json#/$defs/";
@@ -69,6 +70,7 @@ export function runRoutes(ctx: MockContext): RouteSpec[] {
       body: `${R}TraceRunCreate`,
       responses: { 202: ACCEPTED },
       handler: ({ body }) => {
+        refuseUnusableTimes([[body, ["body"]]]);
         if (body.id && store().get(body.id.toLowerCase())) throw tracingErrors.runExists(body.id.toLowerCase());
         store().create({ run: body, size: sizeOf(body) });
         return { message: "Run created" };
@@ -112,6 +114,7 @@ export function runRoutes(ctx: MockContext): RouteSpec[] {
       body: `${R}TraceRunUpdate`,
       responses: { 202: ACCEPTED },
       handler: ({ params, body }) => {
+        refuseUnusableTimes([[body, ["body"]]]);
         store().update({ id: params.run_id, update: body, size: sizeOf(body) });
         return { message: "Run updated" };
       },
@@ -119,10 +122,31 @@ export function runRoutes(ctx: MockContext): RouteSpec[] {
   ];
 }
 
-/** Creates first, then updates: a client merges a run's create and update of one batch already. */
+/**
+ * Creates first, then updates: a client merges a run's create and update of one batch already. Every
+ * time is checked before the first run is stored, so a refused batch stores none of its runs.
+ */
 function ingest(store: TraceStore, creates: IngestCreate[], updates: IngestUpdate[]): void {
+  refuseUnusableTimes([...creates.map((c, i): TimedRun => [c.run, ["body", "post", i]]), ...updates.map((u, i): TimedRun => [u.update, ["body", "patch", i]])]);
   for (const c of creates) store.create(c);
   for (const u of updates) store.update(u);
+}
+
+type TimedRun = [TraceRunCreate | TraceRunUpdate, (string | number)[]];
+
+/**
+ * A 422 naming every `start_time` / `end_time` that is no time the clock can hold (`toMs`): the schema
+ * lets any text or number through, as what it says can only be read, not matched.
+ */
+function refuseUnusableTimes(runs: TimedRun[]): void {
+  const issues: ValidationIssue[] = [];
+  for (const [run, loc] of runs) {
+    for (const field of ["start_time", "end_time"] as const) {
+      const value = (run as { [K in typeof field]?: string | number | null })[field];
+      if (value != null && toMs(value) === undefined) issues.push(tracingErrors.runTimeIssue([...loc, field], value));
+    }
+  }
+  if (issues.length) throw tracingErrors.runTimesInvalid(issues);
 }
 
 /** Bytes a run's payload counts toward the store's cap: its JSON text. */

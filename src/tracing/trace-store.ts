@@ -1,5 +1,5 @@
 import type { MockContext } from "../context.js";
-import { formatTimestamp } from "../core/clock.js";
+import { formatTimestamp, inClockRange } from "../core/clock.js";
 import { uuid5, uuidBytes } from "../core/random.js";
 import type { TraceRunCreate, TraceRunUpdate } from "../schemas/types.gen.js";
 import { TRACING_TENANT_ID } from "./feedback-config-routes.js";
@@ -72,16 +72,19 @@ const SESSION_NAMESPACE = uuidBytes("6f1f3d0e-5c55-4c1c-9b5e-7a1a7c0de000");
 
 /**
  * The runs the tracing service captured and the projects they went to, in one mock. Bounded: at most
- * `maxRuns` runs and `maxBytes` of payload; past either the oldest runs are dropped, and counted.
- * Reset with scope "traces" (and "all").
+ * `maxRuns` runs and `maxBytes` of payload, updates waiting for their run included (and those at most a
+ * tenth of either); past a cap the oldest are dropped, and counted. Reset with scope "traces" (and "all").
  */
 export class TraceStore {
   private readonly runs = new Map<string, StoredTraceRun>();
   /** Updates that arrived before their run (a client's batches may cross): applied when it comes. */
   private readonly early = new Map<string, IngestUpdate[]>();
+  /** How many updates wait and their bytes: they hold memory as runs do, so they count toward the caps. */
+  private earlyCount = 0;
+  private earlyBytes = 0;
   private readonly sessions = new Map<string, StoredSession>();
   private bytes = 0;
-  /** Runs dropped to stay within the caps since the last reset. */
+  /** Runs and waiting updates dropped to stay within the caps since the last reset. */
   dropped = 0;
   maxRuns = DEFAULT_MAX_TRACE_RUNS;
   maxBytes = DEFAULT_MAX_TRACE_BYTES;
@@ -103,6 +106,8 @@ export class TraceStore {
   clear(): void {
     this.runs.clear();
     this.early.clear();
+    this.earlyCount = 0;
+    this.earlyBytes = 0;
     this.sessions.clear();
     this.bytes = 0;
     this.dropped = 0;
@@ -161,7 +166,11 @@ export class TraceStore {
       attachments: input.attachments ?? {},
       size: input.size,
     };
-    for (const update of this.early.get(id) ?? []) run = applyUpdate(run, update, this);
+    for (const update of this.early.get(id) ?? []) {
+      run = applyUpdate(run, update, this);
+      this.earlyCount--;
+      this.earlyBytes -= update.size;
+    }
     this.early.delete(id);
     if (previous) {
       this.bytes -= previous.size;
@@ -177,10 +186,12 @@ export class TraceStore {
     const id = input.id.toLowerCase();
     const run = this.runs.get(id);
     if (!run) {
-      const waiting = this.early.get(id) ?? [];
-      // Bounded like the runs: an update whose run never comes is forgotten with the oldest.
-      if (!waiting.length && this.early.size >= this.maxRuns) this.early.delete(this.early.keys().next().value as string);
-      this.early.set(id, [...waiting, input]);
+      const waiting = this.early.get(id);
+      if (waiting) waiting.push(input);
+      else this.early.set(id, [input]);
+      this.earlyCount++;
+      this.earlyBytes += input.size;
+      this.trim();
       return false;
     }
     const next = applyUpdate(run, input, this);
@@ -206,9 +217,22 @@ export class TraceStore {
     this.trim();
   }
 
-  /** Drops the oldest runs while either cap is exceeded (never the one just stored, unless it alone is over). */
+  /**
+   * Drops the oldest waiting updates while they pass their share, a tenth of either cap (an update
+   * whose run never comes must not crowd out the runs), then the oldest runs while runs and waiting
+   * updates together pass a cap (never the run just stored, unless it alone is over).
+   */
   private trim(): void {
-    while (this.runs.size > this.maxRuns || (this.bytes > this.maxBytes && this.runs.size > 0)) {
+    while (this.earlyCount > Math.ceil(this.maxRuns / 10) || this.earlyBytes > this.maxBytes / 10) {
+      // The first update of the first id is the oldest of all: ids keep the order their first came in.
+      const [id, waiting] = this.early.entries().next().value as [string, IngestUpdate[]];
+      const oldest = waiting.shift() as IngestUpdate;
+      if (!waiting.length) this.early.delete(id);
+      this.earlyCount--;
+      this.earlyBytes -= oldest.size;
+      this.dropped++;
+    }
+    while ((this.runs.size + this.earlyCount > this.maxRuns || this.bytes + this.earlyBytes > this.maxBytes) && this.runs.size > 0) {
       const [oldestId, oldest] = this.runs.entries().next().value as [string, StoredTraceRun];
       this.runs.delete(oldestId);
       this.bytes -= oldest.size;
@@ -241,20 +265,38 @@ function applyUpdate(run: StoredTraceRun, input: IngestUpdate, store: TraceStore
   return next;
 }
 
-/** A client's instant in epoch ms: ISO text (naive text read as UTC, as LangSmith does) or a number. */
+/**
+ * A run time as the clients send it: ISO 8601 text (the forms pydantic reads: `T` or a space, up to six
+ * fraction digits, naive text read as UTC, as LangSmith does) or epoch milliseconds. Anything V8's lenient
+ * Date.parse would guess at ("Jan 15", "1", 30 February) is none.
+ */
+const ISO_TIME = /^(?<y>\d{4})-(?<mo>0[1-9]|1[0-2])-(?<d>0[1-9]|[12]\d|3[01])(?:[Tt ](?<h>[01]\d|2[0-3]):(?<mi>[0-5]\d)(?::(?<s>[0-5]\d)(?:\.(?<f>\d{1,6}))?)?(?<z>[Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
+
+/**
+ * A client's instant in epoch ms, or undefined when it is no time the clock can hold (docs/decisions/
+ * tracing.md): the routes refuse such a value with a 422 before anything is stored, so the store never
+ * writes a time no timestamp (or `dotted_order`) can say.
+ */
 export function toMs(value: string | number | null | undefined): number | undefined {
   if (value === null || value === undefined) return undefined;
-  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
-  const naive = /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value);
-  const ms = Date.parse(naive ? `${value}Z` : value);
-  return Number.isNaN(ms) ? undefined : ms;
+  if (typeof value === "number") return inClockRange(value) ? value : undefined;
+  const t = ISO_TIME.exec(value)?.groups;
+  if (!t || Number(t.d) > daysIn(Number(t.y), Number(t.mo))) return undefined;
+  const zone = !t.z || /z/i.test(t.z) ? "Z" : `${t.z.slice(0, 3)}:${t.z.slice(-2)}`;
+  // Rebuilt in the one form Date.parse reads exactly, whatever form was sent.
+  const ms = Date.parse(`${t.y}-${t.mo}-${t.d}T${t.h ?? "00"}:${t.mi ?? "00"}:${t.s ?? "00"}.${(t.f ?? "").padEnd(3, "0").slice(0, 3)}${zone}`);
+  return inClockRange(ms) ? ms : undefined;
+}
+
+function daysIn(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** The microseconds past the millisecond of ISO text (`…:00.123456` → 456); 0 for numbers. */
 export function microsOf(value: string | number | null | undefined): number {
   if (typeof value !== "string") return 0;
-  const digits = /T[\d:]+\.\d{3}(\d{1,3})/.exec(value)?.[1];
-  return digits ? Number(digits.padEnd(3, "0")) : 0;
+  return Number((ISO_TIME.exec(value)?.groups?.f ?? "").slice(3).padEnd(3, "0"));
 }
 
 /** A run's time as the service answers it, microseconds included. */

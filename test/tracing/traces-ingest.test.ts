@@ -182,6 +182,40 @@ describe("the byte cap", () => {
   });
 });
 
+describe("updates waiting for their run", () => {
+  const run = (i: number) => `0198c0de-2700-7000-8000-00000000030${i}`;
+  const traces = async (app: ReturnType<typeof createApp>) => (await request(app).get("/_mock/traces")).body as { count: number; dropped: number };
+
+  it("hold at most a tenth of the run cap: past it the oldest waiting update is dropped, and counted", async () => {
+    const app = createApp({ seed: 1, fixtures: false });
+    traceStoreOf(contextOf(mockOf(app))).maxRuns = 20;
+    for (const i of [1, 2, 3]) await request(app).patch(`/api/v1/runs/${run(i)}`).send({ error: `e${i}` }).expect(202);
+    expect(await traces(app)).toMatchObject({ count: 0, dropped: 1 });
+    for (const i of [1, 2, 3]) await request(app).post("/api/v1/runs").send({ id: run(i), name: `r${i}`, run_type: "chain" }).expect(202);
+    expect(mockOf(app).traces().map((t) => t.error)).toEqual([null, "e2", "e3"]);
+  });
+
+  it("count their bytes: the same run patched again and again keeps only what fits a tenth of the byte cap", async () => {
+    const app = createApp({ seed: 1, fixtures: false });
+    traceStoreOf(contextOf(mockOf(app))).maxBytes = 10_000;
+    for (const n of [1, 2, 3, 4, 5]) await request(app).patch(`/api/v1/runs/${run(1)}`).send({ outputs: { n, blob: "z".repeat(400) } }).expect(202);
+    expect(await traces(app)).toMatchObject({ count: 0, dropped: 3 });
+    await request(app).post("/api/v1/runs").send({ id: run(1), name: "r1", run_type: "chain" }).expect(202);
+    expect(mockOf(app).traces()).toMatchObject([{ outputs: { n: 5 } }]);
+  });
+
+  it("count toward the run cap with the runs, and are forgotten on reset", async () => {
+    const app = createApp({ seed: 1, fixtures: false });
+    traceStoreOf(contextOf(mockOf(app))).maxRuns = 3;
+    for (const i of [1, 2, 3]) await request(app).post("/api/v1/runs").send({ id: run(i), name: `r${i}`, run_type: "chain" }).expect(202);
+    await request(app).patch(`/api/v1/runs/${run(4)}`).send({ error: "late" }).expect(202);
+    expect(await traces(app)).toMatchObject({ count: 2, dropped: 1 });
+    await request(app).post("/_mock/reset").send({ scope: "traces" }).expect(200);
+    await request(app).post("/api/v1/runs").send({ id: run(4), name: "r4", run_type: "chain" }).expect(202);
+    expect(mockOf(app).traces()).toMatchObject([{ name: "r4", error: null }]);
+  });
+});
+
 describe("/_mock/traces", () => {
   const app = appForFile("tracing");
 

@@ -575,7 +575,7 @@ function renderTraces() {
   const traceId = $("tr-trace").value.trim().toLowerCase();
   const dropped = $("traces-dropped");
   dropped.hidden = !state.tracesDropped;
-  dropped.textContent = `${state.tracesDropped} older run${state.tracesDropped === 1 ? "" : "s"} dropped by the trace cap (docs/tracing.md).`;
+  dropped.textContent = `${state.tracesDropped} older run${state.tracesDropped === 1 ? "" : "s"} or waiting update${state.tracesDropped === 1 ? "" : "s"} dropped by the trace cap (docs/tracing.md).`;
   const groups = traceGroups();
   const shown = groups.filter(
     (g) => (!traceId || g.id.startsWith(traceId)) && (!name || g.runs.some((r) => r.name.toLowerCase().includes(name))) && (!status || g.runs.some((r) => r.status === status)),
