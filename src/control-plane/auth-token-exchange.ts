@@ -1,3 +1,4 @@
+import { wellFormed } from "../core/json.js";
 import type { RequestScope } from "../http/route.js";
 import { schemas } from "../schemas/registry.js";
 import { outboundFetch } from "./mcp-fetch.js";
@@ -51,7 +52,8 @@ export async function requestToken(client: TokenClient, grant: Record<string, st
   const form: Record<string, string> = { ...grant };
   let authorization: string | undefined;
   if (client.token_endpoint_auth_method === "client_secret_basic" && client.client_secret !== null) {
-    const encode = (text: string) => encodeURIComponent(text).replace(/%20/g, "+");
+    // wellFormed: the routes refuse lone surrogates, but a header must never be what throws.
+    const encode = (text: string) => encodeURIComponent(wellFormed(text)).replace(/%20/g, "+");
     authorization = `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(client.client_secret)}`).toString("base64")}`;
   } else {
     form.client_id = client.client_id;
