@@ -1,3 +1,4 @@
+import { isWellFormed } from "../core/json.js";
 import type { HttpError } from "../http/http-error.js";
 import { schemas } from "../schemas/registry.js";
 import { pointerOf } from "../store/fixtures.js";
@@ -53,6 +54,7 @@ export async function discoverMcpClient(input: DiscoveryInput, fetcher: Discover
   const issuerText = (resource.doc.authorization_servers as string[])[0] as string;
   const issuer = httpUrl(issuerText, STEP.server);
   const server = await getFirst(fetcher, STEP.server, authorizationServerUrls(issuer), "AuthorizationServerMetadata");
+  requireText(STEP.server, server.url, server.doc, ["authorization_endpoint", "token_endpoint"]);
 
   const methods = stringList(server.doc.code_challenge_methods_supported);
   const challenge = methods.includes("S256") ? "S256" : (methods[0] ?? null);
@@ -74,6 +76,7 @@ export async function discoverMcpClient(input: DiscoveryInput, fetcher: Discover
   const registered = await request(fetcher, STEP.registration, registrationUrl, "ClientRegistrationResponse", { method: "POST", body: JSON.stringify(registration) });
   if (!registered.ok) throw registered.error;
   const client = registered.doc;
+  requireText(STEP.registration, registrationUrl, client, ["client_id", "client_secret"]);
 
   return {
     auth_url: String(server.doc.authorization_endpoint),
@@ -175,6 +178,15 @@ async function readAtMost(response: Response, limit: number): Promise<string | u
     }
     chunks.push(value);
   }
+}
+
+/**
+ * The provider keeps these members and later sends them in URLs, headers and forms, so they must be
+ * Unicode text: a lone surrogate (valid JSON, `"\ud800"`) fails the step, without quoting it.
+ */
+function requireText(step: string, url: string, doc: Record<string, unknown>, members: readonly string[]): void {
+  const bad = members.find((m) => typeof doc[m] === "string" && !isWellFormed(doc[m]));
+  if (bad) throw controlPlaneErrors.mcpDiscoveryFailed(step, url, `invalid ${step} document: /${bad}: not well-formed Unicode text (a lone surrogate)`);
 }
 
 function httpUrl(text: string, step: string): URL {
