@@ -1,4 +1,5 @@
 import { isWellFormed } from "../core/json.js";
+import { readAtMost } from "../core/read-at-most.js";
 import type { HttpError } from "../http/http-error.js";
 import { schemas } from "../schemas/registry.js";
 import { pointerOf } from "../store/fixtures.js";
@@ -160,24 +161,6 @@ async function request(
     throw fail(`invalid ${step} document: ${pointerOf(first) || "(root)"}: ${remoteReason(first)}`);
   }
   return { ok: true, doc: doc as Record<string, unknown> };
-}
-
-/** The body as text, or undefined as soon as it passes `limit` bytes (the rest is never read). */
-async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks).toString("utf8");
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
 }
 
 /**
