@@ -110,3 +110,71 @@ describe("the token request, for a record that got past the checks", () => {
     expect(Buffer.from((sent ?? "").replace(/^Basic /, ""), "base64").toString()).toBe("c%EF%BF%BD:s");
   });
 });
+
+/**
+ * The token endpoint is a server the client named: its answer is read up to a bound (as MCP
+ * discovery's documents are) and only a short piece of its OAuth error is quoted back.
+ */
+describe("the token endpoint's answer", () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(
+      servers.splice(0).map((s) => {
+        s.closeAllConnections();
+        return new Promise((resolve) => s.close(resolve));
+      }),
+    );
+  });
+
+  /** A token endpoint on a loopback port answering `status` with `head`, `size` bytes of "x" (streamed) and `tail`. */
+  async function tokenEndpoint(status: number, head: string, size: number, tail: string): Promise<string> {
+    const server = createServer((req, res) => {
+      req.socket.on("error", () => undefined); // the mock may stop reading and close the connection
+      req.resume();
+      res.writeHead(status, { "Content-Type": "application/json" });
+      res.write(head);
+      const chunk = "x".repeat(64 * 1024);
+      let left = size;
+      const write = () => {
+        while (left > 0 && !res.destroyed) {
+          const piece = left >= chunk.length ? chunk : chunk.slice(0, left);
+          left -= piece.length;
+          if (!res.write(piece)) return void res.once("drain", write);
+        }
+        if (!res.destroyed) res.end(tail);
+      };
+      write();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push(server);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  /** A mock with provider "p" whose token_url is `base`/token, and a started flow's auth_id. */
+  async function flowTo(base: string) {
+    const app = createApp({ seed: 5, fixtures: false });
+    const call = (method: "get" | "post", path: string) => request(app)[method](path).set("Host", "mock.test");
+    await call("post", "/v2/auth/providers").send({ ...provider, auth_url: `${base}/authorize`, token_url: `${base}/token` }).expect(200);
+    const started = await call("post", "/v2/auth/authenticate").send({ provider: "p", scopes: ["a"] }).expect(200);
+    return { call, authId: started.body.auth_id as string };
+  }
+
+  it("an answer past 1 MB is not read to its end nor quoted, and nothing is stored", async () => {
+    const base = await tokenEndpoint(400, '{"error":"invalid_grant","error_description":"', 2_000_000, '"}');
+    const { call, authId } = await flowTo(base);
+    const began = Date.now();
+    const res = await call("get", `/v2/auth/callback/p?code=abc&state=${authId}`).expect(400);
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(res.text.length).toBeLessThan(200);
+    expect(res.body).toEqual({ detail: `Token exchange at ${base}/token failed: HTTP 400, the response is larger than 1000000 bytes` });
+    await call("get", "/v2/auth/tokens?provider_id=p").expect(200, []);
+  });
+
+  it("of a refusal under the bound, only the OAuth error and its description are quoted, cut to 200 characters", async () => {
+    const base = await tokenEndpoint(400, '{"other":"', 100_000, '","error":"invalid_grant","error_description":"' + "d".repeat(5_000) + '"}');
+    const { call, authId } = await flowTo(base);
+    const res = await call("get", `/v2/auth/callback/p?code=abc&state=${authId}`).expect(400);
+    const quoted = `invalid_grant: ${"d".repeat(5_000)}`.slice(0, 199) + "…";
+    expect(res.body).toEqual({ detail: `Token exchange at ${base}/token failed: HTTP 400, ${quoted}` });
+  });
+});
