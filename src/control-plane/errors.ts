@@ -68,7 +68,7 @@ export const controlPlaneErrors = {
 
 /**
  * Throws pydantic's 422 `string_unicode` when one of `fields` holds a lone surrogate: text the mock
- * sends on in a URL, a header or a form must be Unicode (docs/decisions/agent-auth.md).
+ * sends on in a URL, a header or a form must be Unicode (docs/decisions/oauth-providers.md).
  */
 export function refuseIllFormedText(body: unknown, fields: readonly string[]): void {
   const issues = illFormedTextIssues(body, fields);
