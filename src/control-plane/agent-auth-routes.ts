@@ -1,6 +1,7 @@
 import { object, route, type RequestScope, type RouteSpec } from "../http/route.js";
 import type { AgentAuth, AuthenticateRequest, CallbackInput } from "./agent-auth.js";
 import { tokenEndpointFetch } from "./auth-token-exchange.js";
+import { refuseIllFormedText } from "./errors.js";
 import type { AuthWaitQuery, OAuthCallbackQuery, OAuthCallbackResult, OAuthFinalizeRequest, OAuthSetupQuery } from "../schemas/types.gen.js";
 
 const SCHEMA = "control-plane/agent-auth.json#/$defs/";
@@ -27,7 +28,11 @@ export function agentAuthRoutes(auth: AgentAuth, allowOutbound?: readonly string
       path: "/v2/auth/authenticate",
       body: `${SCHEMA}AuthAuthenticateRequest`,
       responses: { 200: `${SCHEMA}AuthAuthenticateResponse` },
-      handler: ({ body, scope }) => auth.authenticate(body, scope, tokenEndpointFetch(scope, allowOutbound)),
+      handler: ({ body, scope }) => {
+        // The scopes go into the authorization URL.
+        refuseIllFormedText(body, ["scopes"]);
+        return auth.authenticate(body, scope, tokenEndpointFetch(scope, allowOutbound));
+      },
     }),
     route<{ params: { provider_id: string }; query: CallbackQuery }>({
       name: "auth.callback",
@@ -46,7 +51,11 @@ export function agentAuthRoutes(auth: AgentAuth, allowOutbound?: readonly string
       params: PROVIDER_PATH,
       body: `${SCHEMA}OAuthFinalizeRequest`,
       responses: { 200: RESULT },
-      handler: ({ params, body, scope }) => finish({ providerId: params.provider_id, code: body.code, state: body.state }, scope),
+      handler: ({ params, body, scope }) => {
+        // The code goes into the token request's form. (A query string cannot hold a lone surrogate.)
+        refuseIllFormedText(body, ["code"]);
+        return finish({ providerId: params.provider_id, code: body.code, state: body.state }, scope);
+      },
     }),
     route<{ params: { provider_id: string }; query: OAuthSetupQuery }>({
       name: "auth.setup",

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { MockContext } from "../context.js";
 import { formatTimestamp, instantAfterClamped } from "../core/clock.js";
+import { wellFormed } from "../core/json.js";
 import type { RequestScope } from "../http/route.js";
 import type { AuthAuthenticateRequest, AuthAuthenticateResponse, AuthWaitResponse } from "../schemas/types.gen.js";
 import { controlPlaneErrors } from "./errors.js";
@@ -204,7 +205,8 @@ export class AgentAuth {
       scopes: [...scopes],
       // RFC 7636 §4.1: 43–128 unreserved characters; hex is a subset.
       code_verifier: provider.uses_pkce ? this.ctx.random.hex(64) : null,
-      redirect_uri: `${scope.baseUrl}/v2/auth/callback/${encodeURIComponent(provider.provider_id)}`,
+      // wellFormed: a record that slipped past the routes' checks must not make encodeURIComponent throw.
+      redirect_uri: `${scope.baseUrl}/v2/auth/callback/${encodeURIComponent(wellFormed(provider.provider_id))}`,
       is_default: isDefault,
       replaces,
       status: "pending",

@@ -1,5 +1,6 @@
-import { HttpError, detailError } from "../http/http-error.js";
+import { HttpError, detailError, validationError } from "../http/http-error.js";
 import { fastApiBodyError, type BodyProblem } from "../http/json-body.js";
+import { illFormedTextIssues } from "../http/pydantic-issues.js";
 
 /**
  * Every error the control plane answers with, in the real service's FastAPI shape (DESIGN §2,
@@ -64,3 +65,12 @@ export const controlPlaneErrors = {
   revisionInFlight: (revisionId: string, status: string) =>
     detailError(400, `Revision ID ${revisionId} is still in progress (${status}); only a finished revision can be redeployed.`),
 };
+
+/**
+ * Throws pydantic's 422 `string_unicode` when one of `fields` holds a lone surrogate: text the mock
+ * sends on in a URL, a header or a form must be Unicode (docs/decisions/oauth-providers.md).
+ */
+export function refuseIllFormedText(body: unknown, fields: readonly string[]): void {
+  const issues = illFormedTextIssues(body, fields);
+  if (issues.length) throw validationError(issues);
+}

@@ -1,3 +1,5 @@
+import { isWellFormed } from "../core/json.js";
+import { readAtMost } from "../core/read-at-most.js";
 import type { HttpError } from "../http/http-error.js";
 import { schemas } from "../schemas/registry.js";
 import { pointerOf } from "../store/fixtures.js";
@@ -53,6 +55,7 @@ export async function discoverMcpClient(input: DiscoveryInput, fetcher: Discover
   const issuerText = (resource.doc.authorization_servers as string[])[0] as string;
   const issuer = httpUrl(issuerText, STEP.server);
   const server = await getFirst(fetcher, STEP.server, authorizationServerUrls(issuer), "AuthorizationServerMetadata");
+  requireText(STEP.server, server.url, server.doc, ["authorization_endpoint", "token_endpoint"]);
 
   const methods = stringList(server.doc.code_challenge_methods_supported);
   const challenge = methods.includes("S256") ? "S256" : (methods[0] ?? null);
@@ -74,6 +77,7 @@ export async function discoverMcpClient(input: DiscoveryInput, fetcher: Discover
   const registered = await request(fetcher, STEP.registration, registrationUrl, "ClientRegistrationResponse", { method: "POST", body: JSON.stringify(registration) });
   if (!registered.ok) throw registered.error;
   const client = registered.doc;
+  requireText(STEP.registration, registrationUrl, client, ["client_id", "client_secret"]);
 
   return {
     auth_url: String(server.doc.authorization_endpoint),
@@ -159,22 +163,13 @@ async function request(
   return { ok: true, doc: doc as Record<string, unknown> };
 }
 
-/** The body as text, or undefined as soon as it passes `limit` bytes (the rest is never read). */
-async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks).toString("utf8");
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
+/**
+ * The provider keeps these members and later sends them in URLs, headers and forms, so they must be
+ * Unicode text: a lone surrogate (valid JSON, `"\ud800"`) fails the step, without quoting it.
+ */
+function requireText(step: string, url: string, doc: Record<string, unknown>, members: readonly string[]): void {
+  const bad = members.find((m) => typeof doc[m] === "string" && !isWellFormed(doc[m]));
+  if (bad) throw controlPlaneErrors.mcpDiscoveryFailed(step, url, `invalid ${step} document: /${bad}: not well-formed Unicode text (a lone surrogate)`);
 }
 
 function httpUrl(text: string, step: string): URL {

@@ -1,10 +1,10 @@
 import type { MockContext } from "../context.js";
 import { formatTimestamp } from "../core/clock.js";
-import { deepMerge, getOwn, omit } from "../core/json.js";
+import { deepMerge, getOwn, isWellFormed, omit } from "../core/json.js";
 import type { Random } from "../core/random.js";
 import type { FixtureSet } from "../store/fixtures.js";
 import { fakerFor, generateRecord } from "../store/generate.js";
-import { PROVIDER_REF, type ProviderStore, type ProviderWithSecret, type StoredProvider } from "./providers-store.js";
+import { PROVIDER_REF, SENT_ON, type ProviderStore, type ProviderWithSecret, type StoredProvider } from "./providers-store.js";
 import type { Tenancy } from "./tenancy.js";
 
 /** Keys a provider fixture may carry besides the schema's: stored, never returned. */
@@ -53,6 +53,10 @@ export function seedProviders(ctx: MockContext, fixtures: FixtureSet, tenancy: T
       fixtures.problem(entry, `must be string or null; got ${JSON.stringify(secret)}`, "/client_secret");
     }
     if (!fixtures.check(entry, PROVIDER_REF, omit(record as unknown as Record<string, unknown>, FIXTURE_ONLY))) continue;
+    const illFormed = SENT_ON.filter((field) => typeof record[field] === "string" && !isWellFormed(record[field]));
+    // Not quoted: the field may be the secret.
+    for (const field of illFormed) fixtures.problem(entry, "must be well-formed Unicode text: it holds a lone surrogate", `/${field}`);
+    if (illFormed.length) continue;
     const key = `${record.organization_id}/${record.provider_id}`;
     const first = seen.get(key);
     if (first) {

@@ -3,8 +3,8 @@ import type { MockContext } from "../context.js";
 import { listOf, object, route, type RouteSpec } from "../http/route.js";
 import { schemas } from "../schemas/registry.js";
 import type { Tenancy } from "./tenancy.js";
-import { controlPlaneErrors } from "./errors.js";
-import { providerResponse, type ProviderStore, type StoredProvider } from "./providers-store.js";
+import { controlPlaneErrors, refuseIllFormedText } from "./errors.js";
+import { SENT_ON, providerResponse, type ProviderStore, type StoredProvider } from "./providers-store.js";
 import { discoverMcpClient } from "./mcp-discovery.js";
 import { discoveryFetch } from "./mcp-fetch.js";
 import { wellFormed } from "../core/json.js";
@@ -13,6 +13,13 @@ const SCHEMA = "control-plane/oauth-provider.json#/$defs/";
 const PROVIDER = `${SCHEMA}OAuthProvider`;
 const UPDATE = `${SCHEMA}OAuthProviderUpdateRequest`;
 const PROVIDER_PATH = object({ provider_id: { type: "string" } });
+
+/** Each body's fields of SENT_ON: a lone surrogate there is refused before anything is stored. */
+const SENT_ON_BY_BODY = {
+  create: SENT_ON.filter((f) => f !== "mcp_server_url"),
+  update: SENT_ON.filter((f) => f !== "mcp_server_url" && f !== "provider_id"),
+  discover: ["provider_id", "mcp_server_url"],
+};
 
 /** The create body after validation: the schema's defaults are filled in. */
 type CreateRequest = OAuthProviderCreateRequest & Required<Pick<OAuthProviderCreateRequest, "uses_pkce" | "code_challenge_method" | "token_endpoint_auth_method">>;
@@ -45,6 +52,7 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
       body: `${SCHEMA}OAuthProviderCreateRequest`,
       responses: { 200: PROVIDER },
       handler: ({ body }) => {
+        refuseIllFormedText(body, SENT_ON_BY_BODY.create);
         refuseDuplicate(body.provider_id);
         const record = providers.set({
           ...stamp(),
@@ -71,6 +79,7 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
       body: `${SCHEMA}MCPOAuthProviderCreateRequest`,
       responses: { 200: PROVIDER },
       handler: async ({ body, scope }) => {
+        refuseIllFormedText(body, SENT_ON_BY_BODY.discover);
         refuseDuplicate(body.provider_id);
         const client = await discoverMcpClient(
           {
@@ -110,6 +119,7 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
       body: UPDATE,
       responses: { 200: PROVIDER },
       handler: ({ params, body }) => {
+        refuseIllFormedText(body, SENT_ON_BY_BODY.update);
         const current = find(params.provider_id);
         // Every field of the update request is nullable; null (or absent) leaves the field as it is.
         const next: Record<string, unknown> = { ...current };

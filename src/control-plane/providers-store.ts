@@ -9,6 +9,12 @@ import { controlPlaneErrors } from "./errors.js";
 export const PROVIDER_REF = "control-plane/oauth-provider.json#/$defs/OAuthProvider";
 
 /**
+ * A provider's fields the mock sends on in a URL, a header or a form (the authorization URL, the
+ * callback URL, the token request, discovery): they must be well-formed Unicode text.
+ */
+export const SENT_ON = ["provider_id", "client_id", "client_secret", "auth_url", "token_url", "mcp_server_url"] as const;
+
+/**
  * The `OAuthProvider` wire record (control-plane/oauth-provider.json). The schema marks four fields
  * optional; the mock's records always carry every field.
  */

@@ -70,6 +70,11 @@ export function toPointer(path: readonly (string | number)[]): string {
   return path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 }
 
+/** Whether the string holds no lone UTF-16 surrogate (String#isWellFormed, which the ES2023 lib does not type). */
+export function isWellFormed(text: string): boolean {
+  return !/\p{Cs}/u.test(text);
+}
+
 /**
  * The string with lone UTF-16 surrogates (valid in JSON text, `"\ud800"`, but not Unicode) replaced
  * by U+FFFD, so that encodeURIComponent and UTF-8 encoders cannot throw on client data.

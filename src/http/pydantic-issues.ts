@@ -1,4 +1,5 @@
 import type { ErrorObject } from "ajv";
+import { getOwn, isWellFormed } from "../core/json.js";
 import { validationError, type HttpError, type ValidationIssue } from "./http-error.js";
 import type { RequestProblem } from "./service-module.js";
 
@@ -32,6 +33,26 @@ export function toPydanticIssues(errors: readonly ErrorObject[], where: Where, r
     if (seen.has(key)) continue;
     seen.add(key);
     issues.push(issue);
+  }
+  return issues;
+}
+
+/**
+ * pydantic's `string_unicode` for each of `fields` (a string, or a list of strings) that holds a lone
+ * UTF-16 surrogate: valid JSON (`"\ud800"`) but not text, so it cannot go into a URL, a header or a
+ * form (encodeURIComponent throws on it; URLSearchParams would quietly send U+FFFD instead).
+ */
+export function illFormedTextIssues(body: unknown, fields: readonly string[], where: Where = "body"): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const check = (value: unknown, loc: (string | number)[]) => {
+    if (typeof value === "string" && !isWellFormed(value)) {
+      issues.push({ type: "string_unicode", loc, msg: "Input should be a valid string, unable to parse raw data as a unicode string", input: value });
+    }
+  };
+  for (const field of fields) {
+    const value = getOwn(body, field);
+    if (Array.isArray(value)) value.forEach((item, i) => check(item, [where, field, i]));
+    else check(value, [where, field]);
   }
   return issues;
 }

@@ -370,6 +370,19 @@ describe("discovery against a separate HTTP server", () => {
     });
   });
 
+  it("a lone surrogate in a member the provider would keep fails its step, unquoted, and stores nothing", async () => {
+    const srv = await metadataServer({
+      "GET /.well-known/oauth-protected-resource": (_b, base) => ({ status: 200, body: { authorization_servers: [base] } }),
+      "GET /.well-known/oauth-authorization-server": (_b, base) => ({ status: 200, body: asMetadata(base) }),
+      "POST /auth/register": () => ({ status: 201, body: { client_id: "id-\ud800", token_endpoint_auth_method: "none" } }),
+    });
+    const app = createApp({ seed: 7, fixtures: false });
+    await request(app).post("/v2/auth/providers/mcp-discover").set("Host", "mock.test").send({ provider_id: "lone", name: "Lone", mcp_server_url: srv.base }).expect(400, {
+      detail: `MCP discovery failed at dynamic client registration (${srv.base}/auth/register): invalid dynamic client registration document: /client_id: not well-formed Unicode text (a lone surrogate)`,
+    });
+    await request(app).get("/v2/auth/providers").expect(200, []);
+  });
+
   it("follows redirects, as fetch (and the MCP SDKs' HTTP clients) do", async () => {
     const srv = await metadataServer({
       "GET /.well-known/oauth-protected-resource/mcp": (_b, base) => ({ status: 301, body: {}, headers: { Location: `${base}/moved/resource.json` } }),

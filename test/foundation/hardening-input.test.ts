@@ -130,13 +130,13 @@ describe("hostile input", () => {
     expect((entry?.body as { client_secret: string }).client_secret).toBe("shh");
   });
 
-  it("mcp-discover with a lone surrogate in provider_id is not a 500", async () => {
+  it("mcp-discover with a lone surrogate in provider_id is pydantic's 422, not a 500 (it would go into the callback URL)", async () => {
     const res = await request(app)
       .post("/v2/auth/providers/mcp-discover")
       .set("Content-Type", "application/json")
       .send('{"provider_id": "\\ud800", "name": "x", "mcp_server_url": "http://mock.test/_fixtures/mcp/github-tools/mcp"}');
-    expect(res.status).toBe(200);
-    expect(res.body.provider_id).toBe("\ud800");
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([expect.objectContaining({ type: "string_unicode", loc: ["body", "provider_id"], input: "\ud800" })]);
   });
 });
 
