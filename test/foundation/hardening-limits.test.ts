@@ -84,6 +84,16 @@ describe("the change feed (GET /_mock/events)", () => {
     }
     for (const c of [...clients, again]) c.res.destroy();
   });
+
+  it("a HEAD gets the stream's head and an end, and holds no client's place", async () => {
+    for (let i = 0; i < FEED_MAX_CLIENTS + 1; i++) {
+      const head = await request(mock.url).head("/_mock/events").expect(200);
+      expect(head.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
+    }
+    const client = await follow(mock.url);
+    expect(client.res.statusCode).toBe(200);
+    client.res.destroy();
+  });
 });
 
 describe("Protocol v2 sessions exist only for threads", () => {

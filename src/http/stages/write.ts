@@ -104,6 +104,8 @@ function hangUp(res: Response, how: HangUp["how"]): void {
  */
 function stream(res: Response, answer: SseReply): void {
   res.writeHead(200, answer.headers);
+  // A HEAD gets the stream's head alone: nothing is opened that would wait to write a body.
+  if (res.req.method === "HEAD") return void res.end();
   const writer = new StreamWriter(res, answer.stallMs);
   if (answer.headNow) res.flushHeaders();
   else {
