@@ -45,6 +45,6 @@ export function hostnameOf(value: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//.test(text)) text = URL.canParse(text) ? new URL(text).host : "";
   if (text.startsWith("[")) return text.slice(1, text.indexOf("]") > 0 ? text.indexOf("]") : undefined);
   const colons = text.split(":").length - 1;
-  // One colon: host:port. More: a bare IPv6 address.
-  return colons === 1 ? (text.split(":")[0] as string) : text.replace(/\.$/, "");
+  // One colon: host:port. More: a bare IPv6 address. A name's trailing dot (the root) is the same host.
+  return (colons === 1 ? (text.split(":")[0] as string) : text).replace(/\.$/, "");
 }

@@ -72,7 +72,7 @@ describe("hosts and slow clients (startMockServer)", () => {
     const evil = await ask("rebind.evil.example:8123");
     expect(evil).toMatch(/^HTTP\/1\.1 403/);
     expect(evil).toContain("--allowed-host rebind.evil.example");
-    for (const host of [`127.0.0.1:${mock.port}`, `localhost:${mock.port}`, `[::1]:${mock.port}`, "app.localhost", "mock.example"]) {
+    for (const host of [`127.0.0.1:${mock.port}`, `localhost:${mock.port}`, `[::1]:${mock.port}`, "app.localhost", "mock.example", "localhost.", `localhost.:${mock.port}`]) {
       expect(await ask(host), host).toMatch(/^HTTP\/1\.1 200/);
     }
   });
