@@ -38,7 +38,8 @@ export interface MockOptions {
   heartbeatMs?: number;
   /**
    * Wall-clock ms a run stream may stay unread (the client's socket buffer full) before it is dropped
-   * like a disconnect (default 30000). Heartbeats are not written while a client is behind.
+   * like a disconnect (default 30000); a JSON answer the socket could not take whole is dropped once
+   * it has waited as long. Heartbeats are not written while a client is behind.
    */
   streamStallMs?: number;
   /**

@@ -27,6 +27,6 @@ export const serveOptions = {
   "show-secrets": { type: "boolean", default: false, describe: "Keep X-Api-Key, Authorization, Cookie and client_secret in clear in /_mock/requests" },
   "headers-timeout-ms": { type: "number", default: 10000, describe: "Wall-clock ms a client has to send its request headers" },
   "request-timeout-ms": { type: "number", default: 30000, describe: "Wall-clock ms a client has to send its whole request (responses and streams are not limited)" },
-  "stream-stall-ms": { type: "number", default: 30000, describe: "Wall-clock ms a stream may stay unread before it is dropped like a disconnect" },
+  "stream-stall-ms": { type: "number", default: 30000, describe: "Wall-clock ms a stream (or a large answer) may stay unread before it is dropped" },
   "check-responses": { type: "boolean", default: false, describe: "Check every answer and stream event against its route's declared schema; a mismatch is warned about and noted in /_mock/requests" },
 } satisfies Record<string, Options>;

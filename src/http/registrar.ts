@@ -160,7 +160,7 @@ export class Registrar {
   private finish(x: Exchange): void {
     try {
       if (this.ctx.checkResponses) checkOutput(x);
-      write(x, this.ctx.clock);
+      write(x, this.ctx.clock, this.ctx.options.streamStallMs);
     } catch (err) {
       // A bug in the mock's own writing: a bare 500 if nothing went out yet, else a closed connection.
       process.stderr.write(`agent-platform-mock: unanswered ${x.req.method} ${x.req.originalUrl}: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -154,6 +154,27 @@ describe("a stream client that never reads (real socket)", () => {
       await mock.close();
     }
   });
+
+  it("a large JSON answer left unread is dropped after streamStallMs too, not held", async () => {
+    const mock = await startMockServer({ seed: 2, fixtures: false, streamStallMs: 50 });
+    try {
+      // 24 threads of ~1 MB each: a search for them all answers more than the sockets' buffers take.
+      const blob = JSON.stringify({ metadata: { blob: "x".repeat(990_000) } });
+      for (let i = 0; i < 24; i++) await fetch(`${mock.url}/threads`, { method: "POST", headers: { "content-type": "application/json" }, body: blob });
+      const socket = connect(mock.port, "127.0.0.1");
+      socket.on("error", () => {});
+      const search = JSON.stringify({ limit: 24 });
+      socket.write(`POST /threads/search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${search.length}\r\n\r\n${search}`);
+      socket.pause();
+      // Its journal entry is written when the answer closes: here, when the server gave up on it.
+      const [entry] = await mock.waitFor.request({ route: "threads.search" }, { timeout: 15_000 });
+      expect(entry?.status).toBe(200);
+      expect(socket.bytesRead).toBeLessThan(24_000_000);
+      socket.destroy();
+    } finally {
+      await mock.close();
+    }
+  });
 });
 
 describe("outbound fetches (MCP discovery)", () => {

@@ -3,7 +3,7 @@ import type { MockClock } from "../../core/clock.js";
 import { HttpError } from "../http-error.js";
 import { RawJson } from "../raw-json.js";
 import { HangUp, Reply, reply, SseReply, TextReply, type SseSink } from "../route.js";
-import { StreamWriter } from "../stream-writer.js";
+import { DEFAULT_STREAM_STALL_MS, StreamWriter } from "../stream-writer.js";
 import type { Exchange } from "../exchange.js";
 
 /**
@@ -13,7 +13,7 @@ import type { Exchange } from "../exchange.js";
  * to a response that is over (the client left) and an answer that comes after a stream began closes
  * it instead.
  */
-export function write(x: Exchange, clock: MockClock): void {
+export function write(x: Exchange, clock: MockClock, stallMs: number = DEFAULT_STREAM_STALL_MS): void {
   const { res } = x;
   const value = x.answer?.value;
   if (res.writableEnded || res.destroyed) return;
@@ -25,14 +25,14 @@ export function write(x: Exchange, clock: MockClock): void {
   if (value instanceof Reply) {
     res.status(value.status).set(value.headers);
     if (value.body === undefined) res.end();
-    else json(x, value.body, clock);
+    else json(x, value.body, clock, stallMs);
     return;
   }
   const spec = x.route?.spec;
   const status = Number(Object.keys(spec?.responses ?? {})[0] ?? 200);
   res.statusCode = status;
   if (value === undefined || spec?.responses[status] === null) res.end();
-  else json(x, value, clock);
+  else json(x, value, clock, stallMs);
 }
 
 /**
@@ -49,7 +49,7 @@ export function errorAnswer(err: unknown, x: Exchange): Reply {
 }
 
 /** A JSON body, or what a fault rule makes of it (half the text, or the text a few bytes at a time). */
-function json(x: Exchange, body: unknown, clock: MockClock): void {
+function json(x: Exchange, body: unknown, clock: MockClock, stallMs: number): void {
   const { res } = x;
   // Text a handler serialised already (RawJson) is sent as it is.
   const text = body instanceof RawJson ? body.text : (JSON.stringify(body) as string | undefined);
@@ -67,6 +67,12 @@ function json(x: Exchange, body: unknown, clock: MockClock): void {
   // and answer conditional requests, none of which the services do.
   if (!res.hasHeader("Transfer-Encoding")) res.setHeader("Content-Length", Buffer.byteLength(text));
   res.end(text);
+  // What the socket has not taken is held in memory until the client reads it: as long as a stream's
+  // unread events, and no longer (a journal listing can be tens of MB).
+  if (res.writableLength > 0) {
+    const timer = setTimeout(() => res.destroy(), stallMs);
+    res.once("close", () => clearTimeout(timer));
+  }
 }
 
 /** Writes the body a few bytes at a time, on the mock's clock. */
