@@ -187,6 +187,22 @@ describe("the small ones", () => {
     expect(journal).toContain("client_credentials");
   });
 
+  it("journal redaction hides a deployment's secret values, whole or cut short, and keeps their names", async () => {
+    const app = createApp({ seed: 1 });
+    const secrets = [{ name: "OPENAI_API_KEY", value: "sk-live-1" }, { name: "LIST", value: '["sk-live-2"]' }];
+    await request(app).post("/v2/deployments").send({ name: "d", source: "external_docker", secrets, note: { value: "kept" } });
+    await request(app).post("/v2/deployments").set("Content-Type", "application/json").send('{"secr\\u0065ts": [{"name": "E", "value": "sk-live-3"}], "value": "kept too"}');
+    const [whole, escaped] = mockOf(app).requests().filter((e) => e.method === "POST");
+    expect(whole?.body).toMatchObject({ secrets: [{ name: "OPENAI_API_KEY", value: "[redacted]" }, { name: "LIST", value: "[redacted]" }], note: { value: "kept" } });
+    expect(escaped?.body).toEqual({ secrets: [{ name: "E", value: "[redacted]" }], value: "kept too" });
+    // A preview cut inside the list is redacted to its end.
+    const cut = createApp({ seed: 1, journal: { maxBodyBytes: 60 } });
+    await request(cut).post("/v2/deployments").send({ secrets: [{ name: "A", value: "sk-live-4" }, { name: "B", value: "sk-live-5-is-long" }] });
+    const preview = (mockOf(cut).requests()[0]?.body as { preview: string }).preview;
+    expect(preview).toContain('{"name":"A","value":"[redacted]"}');
+    expect(preview).not.toMatch(/sk-/);
+  });
+
   it("fault rules with a 1xx status or headers with CR/LF or a bad name are refused; good ones still fire", async () => {
     const app = createApp({ seed: 1, fixtures: false });
     for (const status of [{ status: 100 }, { status: 103 }, { status: 200, headers: { "X-Ok": "a\r\nSet-Cookie: x=1" } }, { status: 200, headers: { "Bad Name": "v" } }, { status: 200, headers: { "X-Nul": "a\u0000b" } }]) {
