@@ -1,9 +1,10 @@
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApp, LoadError, mockOf } from "../../src/index.js";
 import { requestToken } from "../../src/control-plane/auth-token-exchange.js";
+import { closedAfterEach } from "../support/listening.js";
 
 const BASE = "http://mock.test";
 const LONE = "sur\ud800x";
@@ -116,15 +117,8 @@ describe("the token request, for a record that got past the checks", () => {
  * discovery's documents are) and only a short piece of its OAuth error is quoted back.
  */
 describe("the token endpoint's answer", () => {
-  const servers: Server[] = [];
-  afterEach(async () => {
-    await Promise.all(
-      servers.splice(0).map((s) => {
-        s.closeAllConnections();
-        return new Promise((resolve) => s.close(resolve));
-      }),
-    );
-  });
+  const track = closedAfterEach();
+
 
   /** A token endpoint on a loopback port answering `status` with `head`, `size` bytes of "x" (streamed) and `tail`. */
   async function tokenEndpoint(status: number, head: string, size: number, tail: string): Promise<string> {
@@ -146,7 +140,7 @@ describe("the token endpoint's answer", () => {
       write();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    servers.push(server);
+    track(server);
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 

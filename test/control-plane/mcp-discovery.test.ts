@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import request from "supertest";
 import { createApp, LoadError, mockOf, startMockServer, type FixtureDocument, type MockServer } from "../../src/index.js";
 import { MAX_DOCUMENT_BYTES } from "../../src/control-plane/mcp-discovery.js";
+import { closedAfterEach } from "../support/listening.js";
 
 const START = "2026-01-15T09:00:00.000000+00:00";
 
@@ -218,19 +219,11 @@ async function metadataServer(
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  servers.push(server);
+  track(server);
   return { base, seen };
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map((s) => {
-      s.closeAllConnections();
-      return new Promise((resolve) => s.close(resolve));
-    }),
-  );
-});
+const track = closedAfterEach();
 
 const ok = (body: unknown) => () => ({ status: 200, body });
 const asMetadata = (base: string, extra: Record<string, unknown> = {}) => ({
@@ -346,7 +339,7 @@ describe("discovery against a separate HTTP server", () => {
       write();
     });
     await new Promise<void>((resolve) => huge.listen(0, "127.0.0.1", resolve));
-    servers.push(huge);
+    track(huge);
     const base = `http://127.0.0.1:${(huge.address() as AddressInfo).port}`;
     await post({ provider_id: "huge", name: "Huge", mcp_server_url: base }).expect(400, {
       detail: `MCP discovery failed at protected resource metadata (${base}/.well-known/oauth-protected-resource): the response is larger than ${MAX_DOCUMENT_BYTES} bytes`,

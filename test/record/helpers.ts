@@ -78,6 +78,11 @@ export function send(base: string, target: string, init: { method?: string; head
   });
 }
 
+/** `send` of a JSON POST to `base`, with extra headers. */
+export function jsonPoster(base: string): (path: string, body: unknown, headers?: Record<string, string>) => Promise<Answer> {
+  return (path, body, headers = {}) => send(base, path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+}
+
 /** An SSE answer as an Agent Server streams it: `metadata` with the run id, then the given events. */
 export function sse(res: ServerResponse, runId: string, events: { event: string; data: unknown }[], headers: Record<string, string> = {}): void {
   res.writeHead(200, { "content-type": "text/event-stream", "content-location": `/runs/${runId}`, ...headers });

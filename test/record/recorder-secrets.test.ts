@@ -6,7 +6,7 @@ import { load as parse } from "js-yaml";
 import { readDocuments } from "../../src/core/read-documents.js";
 import { validateScenarioDocuments } from "../../src/agent-server/scenario-validation.js";
 import { startRecorder, type Recorder } from "../../src/record/proxy.js";
-import { listener, send, sse, user, type Listener } from "./helpers.js";
+import { jsonPoster, listener, sse, user, type Listener } from "./helpers.js";
 
 /**
  * Issue 28, defect 7: nothing secret reaches a recorded file — not its name, not `name:`, not the
@@ -79,7 +79,7 @@ describe("recorded files hold no secrets", () => {
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
     recorder = await startRecorder({ target: target.url, apiKey: KEY, out, port: 0 });
-    const post = (path: string, body: unknown, headers: Record<string, string> = {}) => send(recorder.url, path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    const post = jsonPoster(recorder.url);
     // The configured key quoted in the message: the file's name and `name:` come from this text.
     await post("/runs/stream", { assistant_id: "agent", input: { ...user(`my key is ${KEY} thanks`), ...BY_KEY, shapes: BY_SHAPE, kept: KEPT } });
     // A client's own key, sent in its header and quoted in its message.
@@ -175,7 +175,7 @@ describe("a short --api-key is redacted too", () => {
       ]);
     });
     recorder = await startRecorder({ target: target.url, apiKey: SHORT, out, port: 0, format: "json" });
-    const post = (path: string, body: unknown, headers: Record<string, string> = {}) => send(recorder.url, path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    const post = jsonPoster(recorder.url);
     await post("/runs/stream", { assistant_id: "agent", input: user("hello world") });
     await post("/runs/stream", { assistant_id: "agent", input: user(`client ${CLIENT_SHORT}`) }, { "x-api-key": CLIENT_SHORT, cookie: "consent=1; lang=en" });
     await recorder.settled();

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { Express } from "express";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 /**
  * Serves `app` on a loopback port for the enclosing describe block and returns a getter for its base
@@ -17,4 +17,21 @@ export function listenDuringTests(app: Express): () => string {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return () => base;
+}
+
+/** Keeps the loopback servers a test starts (`track(server)`) and closes them, connections and all, after each test. */
+export function closedAfterEach(): (server: Server) => Server {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(
+      servers.splice(0).map((s) => {
+        s.closeAllConnections();
+        return new Promise<void>((resolve) => s.close(() => resolve()));
+      }),
+    );
+  });
+  return (server) => {
+    servers.push(server);
+    return server;
+  };
 }
