@@ -78,6 +78,8 @@ export class Journal {
   private entries: StoredEntry[] = [];
   private oldest = 0;
   private nextId = 1;
+  /** Counts clear()s: a request that began before one is not recorded after it (it belongs to the test before the reset). */
+  private cleared = 0;
   /** Told of each entry recorded; `read` builds the entry as list() returns it, only when called. */
   private readonly listeners = new Set<(read: () => JournalEntry) => void>();
 
@@ -93,9 +95,12 @@ export class Journal {
       const startedReal = performance.now();
       // Read now: while a mounted router (say /api/v1) handles the request, req.path lacks its prefix.
       const path = req.path;
+      const cleared = this.cleared;
       // A response emits "close" once, whether it finished or the client went away first: one
       // listener per request where "finish" and "close" took two (and `on`, as `once` wraps it).
-      res.on("close", () => this.safeRecord(req, path, res.statusCode, exchangeOf(res), started, performance.now() - startedReal));
+      res.on("close", () => {
+        if (cleared === this.cleared) this.safeRecord(req, path, res.statusCode, exchangeOf(res), started, performance.now() - startedReal);
+      });
       next();
     };
   }
@@ -117,6 +122,7 @@ export class Journal {
     this.entries = [];
     this.oldest = 0;
     this.nextId = 1;
+    this.cleared++;
   }
 
   /**

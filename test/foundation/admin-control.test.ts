@@ -62,6 +62,31 @@ describe("/_mock listings declare their filters", () => {
   });
 });
 
+describe("reset while a request is in flight", () => {
+  it("journals nothing of it afterwards: its entry belongs to the test before", async () => {
+    const held = await startMockServer({ seed: 3, fixtures: false, clock: { autoAdvance: false } });
+    try {
+      // An answer written a byte per second of mock time: in flight until the clock moves.
+      held.control.faults.add({ match: { route: "threads.create" }, fault: { drip: { bytes: 1, every_ms: 1000 } }, times: 1 });
+      const answer = await post(`${held.url}/threads`, {});
+      held.reset();
+      let text: string | undefined;
+      const reading = answer.text().then((t) => (text = t));
+      while (text === undefined) {
+        held.clock.advance("1s");
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await reading;
+      expect(JSON.parse(text).thread_id).toMatch(/^[0-9a-f-]{36}$/);
+      await post(`${held.url}/threads`, {});
+      expect(held.requests().map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(["POST /threads 200"]);
+      expect(held.requests()[0]?.id).toBe(1);
+    } finally {
+      await held.close();
+    }
+  });
+});
+
 describe("POST /_mock/overrides, DELETE /_mock/overrides/{id}: use() over HTTP", () => {
   it("adds scenarios that win over every other until deleted, once", async () => {
     const added = await fetch(`${mock.url}/_mock/overrides`, { method: "POST", headers: { "content-type": "application/yaml" }, body: "name: boom\nevents: [{event: values, data: {said: boom}}]\n" });
