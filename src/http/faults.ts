@@ -75,7 +75,7 @@ export class Faults {
     return this.describe(this.rules[this.rules.length - 1] as LiveRule);
   }
 
-  /** The next `fault-N` no rule has: a rule given its id (one re-added by reset) keeps its number. */
+  /** The next `fault-N` no rule has: a rule may have been given such an id (reset re-adds start rules with theirs). */
   private freeId(): string {
     while (this.rules.some((r) => r.id === `fault-${this.nextId}`)) this.nextId++;
     return `fault-${this.nextId++}`;
@@ -96,10 +96,12 @@ export class Faults {
     return this.rules.length !== before;
   }
 
-  /** Forgets every rule and starts the draws again from the seed. */
+  /**
+   * Forgets every rule and starts the draws again from the seed. Automatic ids go on from where they
+   * were: a handle from before (`faults.add`'s) must not find, fire-count or remove a newer rule.
+   */
   clear(): void {
     this.rules = [];
-    this.nextId = 1;
     this.random.restore(this.start);
   }
 

@@ -140,17 +140,20 @@ describe("fault injection on declared routes (DESIGN §8)", () => {
     expect(() => createApp({ faults: [{ fault: {} } as never] })).toThrow(/<fault rule 1>#\/fault/);
   });
 
-  it("gives a rule added after reset the id it had after start, and never an id a rule has", async () => {
+  it("never gives an automatic id twice: after a reset, an old handle cannot reach a newer rule", async () => {
     const started = createApp({ seed: 1, fixtures: false, faults: [{ match: { route: "info.get" }, fault: { status: { status: 418 } } }] });
     const add = () => request(started).post("/_mock/faults").send({ match: { route: "threads.get" }, fault: { status: { status: 503 } } });
-    const first = await add();
-    expect([first.status, first.body.id]).toEqual([201, "fault-2"]);
+    const old = mockOf(started).faults.add({ match: { route: "threads.search" }, fault: { status: { status: 500 } } });
+    expect(old.id).toBe("fault-2");
     mockOf(started).reset();
     expect(mockOf(started).faults.list().map((r) => r.id)).toEqual(["fault-1"]);
     const again = await add();
-    expect([again.status, again.body.id]).toEqual([201, "fault-2"]);
-    mockOf(started).faults.add({ id: "fault-3", fault: { status: { status: 500 } } });
-    expect((await add()).body.id).toBe("fault-4");
+    expect([again.status, again.body.id]).toEqual([201, "fault-3"]);
+    old.remove();
+    expect(old.fired).toBe(0);
+    expect(mockOf(started).faults.list().map((r) => r.id)).toEqual(["fault-1", "fault-3"]);
+    mockOf(started).faults.add({ id: "fault-4", fault: { status: { status: 500 } } });
+    expect((await add()).body.id).toBe("fault-5");
   });
 });
 
