@@ -77,7 +77,7 @@ export function inspectorRoutes(ctx: MockContext, data: InspectorData): RouteSpe
             unsubscribe();
             open.delete(feed);
           };
-        });
+        }, { stallMs: ctx.options.streamStallMs });
       },
     }),
     route<{ params: { run_id: string } }>({

@@ -95,7 +95,9 @@ function operatorMismatch(op: string, arg: unknown, value: unknown, where: strin
   }
 }
 
+/** Compiled `$regex` patterns, shared by every mock of the process: bounded, as scenarios come and go. */
 const regexCache = new Map<string, RegExp>();
+const MAX_CACHED_REGEXES = 500;
 
 /** `"weather"` or `"/weather/i"`. */
 function compileRegex(source: string): RegExp {
@@ -103,6 +105,7 @@ function compileRegex(source: string): RegExp {
   if (!re) {
     const literal = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
     re = literal ? new RegExp(literal[1] as string, (literal[2] as string).replace(/[gy]/g, "")) : new RegExp(source);
+    if (regexCache.size >= MAX_CACHED_REGEXES) regexCache.clear();
     regexCache.set(source, re);
   }
   return re;

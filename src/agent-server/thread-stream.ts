@@ -120,6 +120,8 @@ function follow(ctx: MockContext, runs: RunService, threadId: string, writer: Ss
   return () => {
     unsubscribeRuns();
     listeners.delete(send);
+    // A thread no stream follows keeps no entry: a mock that joins many threads does not grow.
+    if (!listeners.size) threadEvents.get(ctx)?.delete(threadId);
     for (const stop of followed.values()) stop();
   };
 }

@@ -4,7 +4,7 @@ export const DEFAULT_STREAM_STALL_MS = 30_000;
 /** The part of a response a StreamWriter uses (a Writable). */
 export interface StreamSink {
   write(chunk: string): boolean;
-  once(event: "drain", listener: () => void): unknown;
+  once(event: "drain" | "close", listener: () => void): unknown;
   removeListener(event: "drain", listener: () => void): unknown;
   destroy(): unknown;
   readonly writableEnded: boolean;
@@ -83,7 +83,12 @@ export class StreamWriter {
     this.sink.once("drain", (this.onDrain ??= () => this.drained()));
     this.stallTimer = setTimeout(() => this.drop(), this.stallMs);
     this.stallTimer.unref?.();
+    // A connection that closes meanwhile never drains: the timer would hold the response (and the mock) for stallMs.
+    if (!this.onClose) this.sink.once("close", (this.onClose = () => clearTimeout(this.stallTimer)));
   }
+
+  /** The "close" listener, made on the first wait. */
+  private onClose: (() => void) | undefined;
 
   /** The "drain" listener, made on the first wait. */
   private onDrain: (() => void) | undefined;

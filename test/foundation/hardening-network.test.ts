@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Express } from "express";
 import { createApp, startMockServer, type MockServer } from "../../src/index.js";
 import { StreamWriter } from "../../src/http/stream-writer.js";
@@ -119,6 +119,23 @@ describe("streams honour backpressure", () => {
     }
     await drained;
     expect(written).toEqual(["event-1 longer than the high water mark", "event-2", "event-3"]);
+  });
+
+  it("forgets its stall timer when the connection closes first (it held the response, and the mock, for the bound)", () => {
+    vi.useFakeTimers();
+    try {
+      const { sink } = stalledSink();
+      const destroy = vi.spyOn(sink, "destroy");
+      const writer = new StreamWriter(sink, 30_000);
+      writer.event("x".repeat(100));
+      expect(vi.getTimerCount()).toBe(1);
+      sink.emit("close");
+      expect(vi.getTimerCount()).toBe(0);
+      vi.advanceTimersByTime(30_000);
+      expect(destroy).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("drops a client that has not read for the bound", async () => {
