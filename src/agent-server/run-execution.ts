@@ -126,7 +126,12 @@ function nodeWritesOf(event: ScenarioEvent): [string, unknown][] | undefined {
 }
 
 /** Side effects of a run on the store, done by the run service. */
+/** What a run starts from that runs ahead of it change: read again once they have finished. */
+export type RunStartFields = Pick<RunScript, "priorValues" | "startValues" | "startError" | "firstStep" | "parentCheckpointId">;
+
 export interface RunHooks {
+  /** A queued run's start, as the thread is when the runs ahead of it have finished. */
+  restart?(): RunStartFields;
   running(): void;
   /** Creates the feedback tokens of a successful run: `{key: url}`. */
   feedback(): Record<string, string>;
@@ -239,7 +244,16 @@ export class Execution {
     try {
       this.throwIfCancelled();
       // Most runs have none ahead: no promise and microtask for them.
-      if (this.script.waitFor.length) await this.waitForRunsAhead();
+      if (this.script.waitFor.length) {
+        await this.waitForRunsAhead();
+        // LangGraph starts a queued run from the thread's state then, not from the state it was created on.
+        const fresh = this.hooks.restart?.();
+        if (fresh) {
+          Object.assign(this.script, fresh);
+          this.values = fresh.priorValues;
+          this.lastCheckpointId = fresh.parentCheckpointId;
+        }
+      }
       if (this.script.afterMs > 0) {
         this.lastBeat = this.clock.now();
         await this.wait(this.script.afterMs);

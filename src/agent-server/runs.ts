@@ -220,7 +220,7 @@ export class RunService {
     const start = this.startState(target, body);
     const script = this.renderScript(runId, now, scenario, turnIndex, target, body, start);
     const run = this.createRecord(runId, now, script, target, body, scope);
-    const execution = this.startExecution(run, script, target.thread, ahead, body, scope, start);
+    const execution = this.startExecution(run, script, target, ahead, body, scope, start);
     return { run, execution };
   }
 
@@ -421,8 +421,9 @@ export class RunService {
    * Starts playing the script (after the runs ahead of it); its outcome is applied to the run and
    * thread. Last, so that the execution only ever sees a stored run.
    */
-  private startExecution(run: RunRecord, script: RunScript, thread: ThreadRecord, ahead: Execution[], body: RunCreateBody, scope: RunScope, start: RunStart): Execution {
+  private startExecution(run: RunRecord, script: RunScript, target: RunTarget, ahead: Execution[], body: RunCreateBody, scope: RunScope, start: RunStart): Execution {
     const ctx = this.ctx;
+    const { thread } = target;
     const runId = run.run_id;
     // Every run publishes its own modes (`["values"]` by default); a join cannot ask for more.
     const modes = modesOf(body.stream_mode);
@@ -465,6 +466,13 @@ export class RunService {
       ctx.clock,
       ctx.heartbeatMs,
       {
+        restart: ahead.length
+          ? () => {
+              const now = threadsIn(ctx).get(thread.thread_id) ?? thread;
+              const fresh = this.startState({ ...target, thread: now }, body);
+              return { priorValues: fresh.prior, startValues: fresh.values, startError: fresh.error, firstStep: fresh.firstStep, parentCheckpointId: fresh.parentId };
+            }
+          : undefined,
         running: () => {
           if (generation === this.generation) this.updateRun(runId, { status: "running" });
         },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
-import { createApp, mockOf } from "../../src/index.js";
+import { BUNDLED_SCENARIOS, createApp, mockOf } from "../../src/index.js";
 import type { ScenarioInput } from "../../src/agent-server/scenario-types.js";
 import { rawText, sseEvents } from "../support/sse.js";
 import { waitFor } from "./helpers.js";
@@ -193,6 +193,31 @@ describe("multitask strategies on a busy thread", () => {
     await waitFor(() => statusOf(a, second) === "success");
     expect(statusOf(a, first)).toBe("success");
     expect((await request(a).get(`/threads/${tid}`)).body.values).toEqual({ quick: "second" });
+  });
+
+  it("a queued run starts from the thread's state once the runs ahead have finished (double-texting)", async () => {
+    const a = createApp({ seed: 4, fixtures: false, clock: { autoAdvance: false }, scenarios: [BUNDLED_SCENARIOS] });
+    const tid = await newThread(a);
+    const say = (content: string, multitask_strategy?: string) => request(a).post(`/threads/${tid}/runs`).send({ assistant_id: "agent", input: { messages: [{ role: "user", content }] }, multitask_strategy });
+    const [first, second] = await Promise.all([say("one"), say("two", "enqueue")]);
+    // The clock held: each second of it lets the runs play on (the first, then the queued one).
+    for (let i = 0; i < 10 && statusOf(a, second.body.run_id) !== "success"; i++) {
+      mockOf(a).clock.advance("1s");
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect([statusOf(a, first.body.run_id), statusOf(a, second.body.run_id)]).toEqual(["success", "success"]);
+    const state = (await request(a).get(`/threads/${tid}/state`).expect(200)).body;
+    expect(state.values.messages.map((m: { content: string }) => m.content)).toEqual(["one", "You said: one", "two", "You said: two"]);
+    // The queued run's input checkpoint hangs off the first run's last one, and holds its messages.
+    const history = (await request(a).get(`/threads/${tid}/history`).expect(200)).body as { metadata: { step: number; source: string }; values: { messages: unknown[] } }[];
+    expect(history.map((h) => [h.metadata.step, h.metadata.source, h.values.messages.length])).toEqual([
+      [4, "loop", 4],
+      [3, "loop", 3],
+      [2, "input", 2],
+      [1, "loop", 2],
+      [0, "loop", 1],
+      [-1, "input", 0],
+    ]);
   });
 
   it("interrupt cancels the running run; rollback also deletes it and its state", async () => {
