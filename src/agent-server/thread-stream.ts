@@ -60,7 +60,7 @@ export interface ThreadStreamOptions {
 /**
  * `GET /threads/{id}/stream`: the events of every run on the thread, one run after another, each
  * closed by `metadata {"status": "run_done", "run_id"}`, and the thread's `state_update`s. It stays
- * open until the client leaves. No `id:` lines (the real server sends its Redis ids; the mock's run
+ * open until the client leaves, or a reset takes the thread away. No `id:` lines (the real server sends its Redis ids; the mock's run
  * events have none to give), so a reconnect resumes with `-` or an instant.
  */
 export function joinThreadStream(ctx: MockContext, runs: RunService, threadId: string, options: ThreadStreamOptions): SseReply {
@@ -107,6 +107,8 @@ function follow(ctx: MockContext, runs: RunService, threadId: string, writer: Ss
 
   // Runs created from now on (their executions are registered right after the record).
   const unsubscribeRuns = ctx.events.subscribe((e) => {
+    // The thread is gone with the reset, and a seeded mock hands its id out again: the stream ends.
+    if (e.type === "reset" && ["all", "store"].includes((e.data as { scope: string }).scope)) return void writer.end();
     if (e.type !== "run.created") return;
     const run = e.data as { run_id: string; thread_id: string };
     if (run.thread_id !== threadId) return;

@@ -78,6 +78,16 @@ describe("GET /threads/{id}/stream", () => {
     expect(live.text()).not.toContain(done);
   });
 
+  it("ends when a reset takes its thread away (a seeded mock hands the same id out again)", async () => {
+    const tid = await newThread();
+    const res = await fetch(`${mock.url}/threads/${tid}/stream`);
+    expect(res.status).toBe(200);
+    const body = res.text();
+    mock.control.reset();
+    expect(await body).toBe("");
+    expect(await newThread()).toBe(tid);
+  });
+
   it("refuses unknown modes, bad Last-Event-IDs and missing threads", async () => {
     const tid = await newThread();
     await request(mock.url).get(`/threads/${tid}/stream?stream_modes=everything`).expect(422, { detail: "Invalid stream mode: everything" });
