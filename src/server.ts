@@ -95,6 +95,8 @@ export async function startMockServer(options: ServerOptions = {}): Promise<Mock
   let control = mockOf(app);
   const close = async () => {
     contextOf(control).close();
+    // The long polls close() just answered (503: the mock closed) are written before their connections go.
+    await new Promise((resolve) => setImmediate(resolve));
     await Promise.all([closeServer(main), tracing && closeServer(tracing)]);
   };
   const reload = async () => {

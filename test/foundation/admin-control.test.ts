@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { ControlError, startMockServer, type LoadError, type MockServer } from "../../src/index.js";
+import { ControlError, RemoteMock, startMockServer, type LoadError, type MockServer } from "../../src/index.js";
 import { FILTER_KEYS } from "../../src/control-error.js";
 import { contextOf } from "../../src/mock-control.js";
+import { until } from "../support/until.js";
 
 /**
  * The admin API's listings, overrides and long polls, and the library's refusals of a wrong filter:
@@ -200,6 +201,13 @@ describe("waitFor in the library", () => {
     const waiting = other.waitFor.run({ status: "success" }, { timeout: 60_000 }).catch((err: unknown) => err);
     await other.close();
     expect(await waiting).toMatchObject({ name: "ControlError", status: 503, message: "The mock closed while a waitFor waited" });
+    // Over HTTP (/_mock/wait) too: the 503 is written before the connections close.
+    const remoteOne = await startMockServer({ seed: 1, fixtures: false });
+    const remoteWait = new RemoteMock(remoteOne.url).waitFor.trace({ name: "never" }, { timeout: 60_000 }).catch((err: unknown) => err);
+    // A trace wait listens on the mock's event bus, which nothing else here does.
+    await until(() => contextOf(remoteOne.control).events.listening);
+    await remoteOne.close();
+    expect(await remoteWait).toMatchObject({ name: "ControlError", status: 503 });
   });
 
   it("a wait and the change feed both hear of a write: a collection has many subscribers", async () => {
