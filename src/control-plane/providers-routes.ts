@@ -36,6 +36,9 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
     if (providers.get(tenancy.organizationId, providerId)) throw controlPlaneErrors.providerExists(providerId);
   };
   const stamp = () => ({ id: ctx.random.uuid4(), organization_id: tenancy.organizationId, created_at: ctx.clock.now(), updated_at: ctx.clock.now() });
+  // A discovery still waiting on the network when the store is reset belongs to the test before it.
+  let resets = 0;
+  ctx.onReset("store", () => resets++);
 
   return [
     route({
@@ -81,6 +84,7 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
       handler: async ({ body, scope }) => {
         refuseIllFormedText(body, SENT_ON_BY_BODY.discover);
         refuseDuplicate(body.provider_id);
+        const startedAfter = resets;
         const client = await discoverMcpClient(
           {
             mcpServerUrl: body.mcp_server_url,
@@ -91,7 +95,7 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
         );
         // Another request may have taken the slug while discovery was waiting on the network.
         refuseDuplicate(body.provider_id);
-        const record = providers.set({
+        const record: StoredProvider = {
           ...stamp(),
           provider_id: body.provider_id,
           name: body.name,
@@ -99,7 +103,9 @@ export function providersRoutes(ctx: MockContext, providers: ProviderStore, tena
           provider_type: null,
           mcp_server_url: body.mcp_server_url,
           is_dynamic_client: true,
-        });
+        };
+        // Answered as discovered, but a reset meanwhile means the state it would join is gone: not stored.
+        if (startedAfter === resets) providers.set(record);
         return providerResponse(record);
       },
     }),

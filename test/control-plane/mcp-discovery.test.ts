@@ -271,6 +271,22 @@ describe("discovery against a separate HTTP server", () => {
     });
   });
 
+  it("stores nothing when the store is reset while discovery waits on the network (the request belongs to the test before)", async () => {
+    const app = createApp({ seed: 7 });
+    const srv = await metadataServer({
+      "GET /.well-known/oauth-protected-resource/mcp": (_b, base) => ({ status: 200, body: { resource: `${base}/mcp`, authorization_servers: [base] } }),
+      "GET /.well-known/oauth-authorization-server": (_b, base) => ({ status: 200, body: asMetadata(base) }),
+      "POST /auth/register": () => {
+        mockOf(app).reset();
+        return { status: 201, body: { client_id: "late", token_endpoint_auth_method: "none" } };
+      },
+    });
+    const res = await request(app).post("/v2/auth/providers/mcp-discover").set("Host", "mock.test").send({ provider_id: "late", name: "Late", mcp_server_url: `${srv.base}/mcp` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ provider_id: "late", client_id: "late" });
+    await request(app).get("/v2/auth/providers/late").set("Host", "mock.test").expect(404);
+  });
+
   it("keeps the resource's query in the path-aware well-known URL (RFC 9728 §3.1)", async () => {
     const srv = await metadataServer({
       "GET /.well-known/oauth-protected-resource/mcp?workspace=acme": (_b, base) => ({ status: 200, body: { authorization_servers: [base] } }),
