@@ -66,6 +66,8 @@ export interface ServicePorts {
 export class MockControl {
   /** The waits under way: closing the mock rejects them, so no test hangs on a mock that is gone. */
   private readonly waiting = new Set<(err: Error) => void>();
+  /** Set by close(): a later waitFor fails at once. */
+  private closed = false;
 
   constructor(
     private readonly ctx: MockContext,
@@ -74,6 +76,7 @@ export class MockControl {
   ) {
     contexts.set(this, ctx);
     ctx.onClose(() => {
+      this.closed = true;
       for (const stop of [...this.waiting]) stop(new ControlError(503, "The mock closed while a waitFor waited"));
     });
   }
@@ -260,6 +263,8 @@ export class MockControl {
     }
     if (first.length >= count) return Promise.resolve(first);
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    // Nothing can arrive any more: fail now rather than at the timeout.
+    if (this.closed) return Promise.reject(new ControlError(503, "The mock is closed: nothing more will arrive"));
     return new Promise((resolve, reject) => {
       const stop = (err: Error) => done(() => reject(err));
       const onAbort = () => stop(options.signal?.reason as Error);

@@ -201,6 +201,8 @@ describe("waitFor in the library", () => {
     const waiting = other.waitFor.run({ status: "success" }, { timeout: 60_000 }).catch((err: unknown) => err);
     await other.close();
     expect(await waiting).toMatchObject({ name: "ControlError", status: 503, message: "The mock closed while a waitFor waited" });
+    // A wait begun after close() fails at once: nothing more can arrive.
+    await expect(other.waitFor.run({ status: "success" }, { timeout: 60_000 })).rejects.toMatchObject({ status: 503, message: "The mock is closed: nothing more will arrive" });
     // Over HTTP (/_mock/wait) too: the 503 is written before the connections close.
     const remoteOne = await startMockServer({ seed: 1, fixtures: false });
     const remoteWait = new RemoteMock(remoteOne.url).waitFor.trace({ name: "never" }, { timeout: 60_000 }).catch((err: unknown) => err);
