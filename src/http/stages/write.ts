@@ -71,6 +71,8 @@ function json(x: Exchange, body: unknown, clock: MockClock, stallMs: number): vo
   // unread events, and no longer (a journal listing can be tens of MB).
   if (res.writableLength > 0) {
     const timer = setTimeout(() => res.destroy(), stallMs);
+    // As a stream's: it must not keep a process that is otherwise done alive.
+    timer.unref();
     res.once("close", () => clearTimeout(timer));
   }
 }
